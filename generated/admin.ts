@@ -170,6 +170,12 @@ export interface components {
             timestamp: string;
             error: null;
         };
+        UnauthorizedBody: {
+            message: string;
+            error: string;
+            /** @constant */
+            statusCode: 401;
+        };
         ErrorEnvelope: {
             /** @constant */
             success: false;
@@ -190,13 +196,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The bearer token is missing or wrong. */
+        /** @description The bearer token is missing or wrong. Like the public API's 401, the body is bare (no `success`, no `timestamp`). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnauthorizedBody"];
             };
         };
         /** @description No such account or key. */

@@ -24,8 +24,12 @@ export type ProfileCode = Profile['code'];
 export const PROFILE_NAMES: readonly ProfileName[] = PROFILES.map((p) => p.name);
 export const PROFILE_CODES: readonly ProfileCode[] = PROFILES.map((p) => p.code);
 
-/** The one profile that may never be predicted as secondary. */
-export const RESTRICTED_SECONDARY: ProfileName = 'Visionary';
+/** The one profile that may never be predicted as secondary, and its code. */
+export const RESTRICTED_SECONDARY = 'Visionary' satisfies ProfileName;
+export const RESTRICTED_SECONDARY_CODE = 'VI' satisfies ProfileCode;
+
+export type SecondaryProfileName = Exclude<ProfileName, typeof RESTRICTED_SECONDARY>;
+export type SecondaryProfileCode = Exclude<ProfileCode, typeof RESTRICTED_SECONDARY_CODE>;
 
 export const CONFIDENCE_LEVELS = ['High', 'Medium', 'Low'] as const;
 export type Confidence = (typeof CONFIDENCE_LEVELS)[number];

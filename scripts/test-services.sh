@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Starts (or stops) a throwaway PostgreSQL and Redis for the tests, on loopback only.
+#   scripts/test-services.sh start   # writes .services/env with DATABASE_URL, REDIS_URL, ...
+#   scripts/test-services.sh stop
+# Ports: PPS_TEST_PG_PORT (default 55432), PPS_TEST_REDIS_PORT (default 56379).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$root/.services"
+pg_port="${PPS_TEST_PG_PORT:-55432}"
+redis_port="${PPS_TEST_REDIS_PORT:-56379}"
+pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)")"
+
+# PostgreSQL refuses to run as root: run it as the postgres user the package created.
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start() {
+  "$root/scripts/ensure-system-packages.sh"
+  stop >/dev/null 2>&1 || true
+  rm -rf "$dir" && mkdir -p "$dir/pg" "$dir/redis"
+  [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir/pg"
+  as_pg "$pg_bin/initdb" -D "$dir/pg/data" --auth=trust --username=postgres --encoding=UTF8 >/dev/null
+  as_pg "$pg_bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w -t 30 \
+    -o "-p $pg_port -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=300" start >/dev/null
+  "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres pps_test
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --dir "$dir/redis" --pidfile "$dir/redis/pid" --logfile "$dir/redis/log"
+  for _ in $(seq 1 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  cat >"$dir/env" <<ENV
+DATABASE_URL=postgres://postgres@127.0.0.1:$pg_port/pps_test
+REDIS_URL=redis://127.0.0.1:$redis_port
+PPS_TEST_PG_BIN=$pg_bin
+PPS_TEST_PGDATA=$dir/pg/data
+PPS_TEST_PG_PORT=$pg_port
+PPS_TEST_REDIS_PORT=$redis_port
+ENV
+  echo "test services up: PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
+}
+
+stop() {
+  if [ -d "$dir/pg/data" ]; then as_pg "$pg_bin/pg_ctl" -D "$dir/pg/data" -m immediate stop >/dev/null 2>&1 || true; fi
+  redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac

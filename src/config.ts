@@ -1,0 +1,164 @@
+/**
+ * One typed, validated, frozen configuration read from the environment.
+ * A bad value stops startup with a message that names the variable.
+ * Every variable is documented in the README's "Configuration" table.
+ */
+
+export interface OpenAiConfig {
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+  timeoutSeconds: number;
+  maxRetries: number;
+}
+
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  adminHost: string;
+  adminPort: number;
+  /** No token: the admin listener does not start. */
+  adminToken: string | undefined;
+  /** PostgreSQL connection string; unset: embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  dataDir: string;
+  /** Redis connection string for the shared rate limit; unset: in-process store. */
+  redisUrl: string | undefined;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  /** An Express "trust proxy" value; `false` trusts no proxy. */
+  trustProxy: boolean | number | string;
+  /** Unset: the embedded predictor. */
+  openai: OpenAiConfig | undefined;
+  logLevel: string;
+  /** Validate responses against the spec (on outside production). */
+  validateResponses: boolean;
+  shutdownTimeoutSeconds: number;
+  /** Create a demo account with a printed key on first start (`make run`). */
+  demoAccount: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const read = new EnvReader(env);
+  const nodeEnv = read.string('NODE_ENV', 'development');
+  const openAiKey = read.optionalString('OPENAI_API_KEY');
+  const config: Config = {
+    nodeEnv,
+    host: read.string('HOST', '0.0.0.0'),
+    port: read.integer('PORT', 3000, { min: 0, max: 65535 }),
+    adminHost: read.string('ADMIN_HOST', '127.0.0.1'),
+    adminPort: read.integer('ADMIN_PORT', 3001, { min: 0, max: 65535 }),
+    adminToken: read.optionalString('ADMIN_TOKEN', { minLength: 16 }),
+    databaseUrl: read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolMax: read.integer('DATABASE_POOL_MAX', 10, { min: 1, max: 1000 }),
+    dataDir: read.string('DATA_DIR', './.data'),
+    redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    rateLimitMax: read.integer('RATE_LIMIT_MAX', 120, { min: 1, max: 1_000_000_000 }),
+    rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
+    trustProxy: read.trustProxy('TRUST_PROXY'),
+    openai: openAiKey
+      ? {
+          apiKey: openAiKey,
+          baseUrl: read.optionalUrl('OPENAI_BASE_URL', ['http:', 'https:']) ?? 'https://api.openai.com/v1',
+          model: read.string('OPENAI_MODEL', 'gpt-4o-mini'),
+          timeoutSeconds: read.number('OPENAI_TIMEOUT_SECONDS', 30, { min: 0.1, max: 600 }),
+          maxRetries: read.integer('OPENAI_MAX_RETRIES', 1, { min: 0, max: 10 }),
+        }
+      : undefined,
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
+    shutdownTimeoutSeconds: read.number('SHUTDOWN_TIMEOUT_SECONDS', 10, { min: 0, max: 600 }),
+    demoAccount: read.boolean('DEMO_ACCOUNT', false),
+  };
+  return Object.freeze(config);
+}
+
+class EnvReader {
+  constructor(private readonly env: Env) {}
+
+  optionalString(name: string, rules: { minLength?: number } = {}): string | undefined {
+    const value = this.env[name];
+    if (value === undefined || value === '') return undefined;
+    if (rules.minLength !== undefined && value.length < rules.minLength) {
+      throw new ConfigError(name, `must be at least ${rules.minLength} characters long`);
+    }
+    return value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optionalString(name) ?? fallback;
+  }
+
+  number(name: string, fallback: number, range: { min: number; max: number }): number {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < range.min || value > range.max) {
+      throw new ConfigError(name, `must be a number from ${range.min} to ${range.max} (got "${raw}")`);
+    }
+    return value;
+  }
+
+  integer(name: string, fallback: number, range: { min: number; max: number }): number {
+    const value = this.number(name, fallback, range);
+    if (!Number.isInteger(value)) throw new ConfigError(name, `must be a whole number (got "${value}")`);
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  }
+
+  oneOf(name: string, allowed: readonly string[], fallback: string): string {
+    const raw = this.string(name, fallback);
+    if (!allowed.includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return raw;
+  }
+
+  /** Only the scheme is echoed in errors: a URL may hold a password. */
+  optionalUrl(name: string, protocols: readonly string[]): string | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'must be a URL');
+    }
+    if (!protocols.includes(url.protocol)) {
+      throw new ConfigError(name, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    }
+    return raw;
+  }
+
+  /**
+   * Express "trust proxy": unset or "false" trusts nothing; "true" trusts every hop
+   * (only behind a proxy that overwrites X-Forwarded-For); a number trusts that many
+   * hops; anything else is a list of addresses or subnets (e.g. "loopback, 10.0.0.0/8").
+   */
+  trustProxy(name: string): boolean | number | string {
+    const raw = this.optionalString(name);
+    if (raw === undefined || raw === 'false') return false;
+    if (raw === 'true') return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    if (!/^[\w.:/,\s-]+$/.test(raw)) throw new ConfigError(name, 'must be true, false, a hop count or a list of addresses');
+    return raw;
+  }
+}

@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import { toNumber } from './database';
+import type { AccountRepository, AccountSummary, CreditsRepository } from '../domain/ports';
+
+export class KnexAccountRepository implements AccountRepository, CreditsRepository {
+  constructor(private readonly db: Knex) {}
+
+  async balanceOf(accountId: number): Promise<number> {
+    const row = await this.db('accounts').select('credits').where({ id: accountId }).first();
+    return row ? toNumber(row.credits) : 0;
+  }
+
+  async create(input: { name: string; credits: number; keyHash: string; keyPrefix: string }): Promise<{ accountId: number; keyId: number }> {
+    return this.db.transaction(async (trx) => {
+      const [account] = await trx('accounts').insert({ name: input.name, credits: input.credits }).returning('id');
+      const accountId = toNumber(account.id);
+      if (input.credits > 0) {
+        await trx('credit_ledger').insert({ account_id: accountId, delta: input.credits, reason: 'grant' });
+      }
+      const [key] = await trx('api_keys')
+        .insert({ account_id: accountId, key_hash: input.keyHash, prefix: input.keyPrefix })
+        .returning('id');
+      return { accountId, keyId: toNumber(key.id) };
+    });
+  }
+
+  async find(accountId: number): Promise<AccountSummary | null> {
+    const account = await this.db('accounts').select('id', 'name', 'credits').where({ id: accountId }).first();
+    if (!account) return null;
+    const keys = await this.db('api_keys').select('id', 'prefix', 'active').where({ account_id: accountId }).orderBy('id');
+    return {
+      accountId: toNumber(account.id),
+      name: account.name,
+      credits: toNumber(account.credits),
+      keys: keys.map((k) => ({ keyId: toNumber(k.id), prefix: k.prefix, active: k.active })),
+    };
+  }
+
+  async addCredits(accountId: number, amount: number): Promise<number | null> {
+    return this.db.transaction(async (trx) => {
+      const [row] = await trx('accounts')
+        .where({ id: accountId })
+        .update({ credits: trx.raw('credits + ?', [amount]), updated_at: trx.fn.now() })
+        .returning('credits');
+      if (!row) return null;
+      await trx('credit_ledger').insert({ account_id: accountId, delta: amount, reason: 'grant' });
+      return toNumber(row.credits);
+    });
+  }
+
+  async addKey(accountId: number, keyHash: string, keyPrefix: string): Promise<number | null> {
+    const exists = await this.db('accounts').select('id').where({ id: accountId }).first();
+    if (!exists) return null;
+    const [key] = await this.db('api_keys').insert({ account_id: accountId, key_hash: keyHash, prefix: keyPrefix }).returning('id');
+    return toNumber(key.id);
+  }
+
+  async deactivateKey(keyId: number): Promise<boolean> {
+    const rows = await this.db('api_keys')
+      .where({ id: keyId })
+      .update({ active: false, deactivated_at: this.db.raw('coalesce(deactivated_at, now())') })
+      .returning('id');
+    return rows.length === 1;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db('accounts').count<{ count: string | number }[]>({ count: '*' }).first();
+    return row ? toNumber(row.count) : 0;
+  }
+}

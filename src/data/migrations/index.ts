@@ -1,0 +1,22 @@
+/**
+ * Migrations listed in code rather than found on disk, so the same list runs from
+ * TypeScript sources (tests) and from the compiled build.
+ */
+import type { Knex } from 'knex';
+import * as initial from './001-initial';
+import * as commsAnalyses from './002-comms-analyses';
+
+const MIGRATIONS: Record<string, Knex.Migration> = {
+  '001-initial': initial,
+  '002-comms-analyses': commsAnalyses,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(MIGRATIONS),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const migration = MIGRATIONS[name];
+    if (!migration) throw new Error(`unknown migration ${name}`);
+    return migration;
+  },
+};

@@ -1,0 +1,18 @@
+/**
+ * Tells a database outage (refused, reset, timed out, shutting down) from a bug, so the
+ * client gets 503 "try again" rather than 500.
+ */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+/** PostgreSQL SQLSTATE classes 08 (connection) and 57P (operator intervention: shutdown). */
+const SQLSTATE_UNAVAILABLE = /^(08|57P0[123])/;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : '';
+  if (NETWORK_CODES.has(code) || SQLSTATE_UNAVAILABLE.test(code)) return true;
+  const name = 'name' in err ? String(err.name) : '';
+  const message = 'message' in err ? String(err.message) : '';
+  if (name === 'KnexTimeoutError') return true;
+  if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)) return true;
+  return 'cause' in err && err.cause !== err && isDatabaseUnavailable(err.cause);
+}

@@ -1,0 +1,44 @@
+/** Product-internal account administration (DESIGN.md, "admin API"). */
+import { AppError } from './app-error';
+import { generateApiKey } from './api-keys';
+import { MESSAGES } from './messages';
+import type { AccountRepository, AccountSummary } from './ports';
+
+export interface CreatedAccount {
+  accountId: number;
+  keyId: number;
+  apiKey: string;
+  credits: number;
+}
+
+export async function createAccount(accounts: AccountRepository, name: string, credits: number): Promise<CreatedAccount> {
+  const key = generateApiKey();
+  const { accountId, keyId } = await accounts.create({ name, credits, keyHash: key.hash, keyPrefix: key.displayPrefix });
+  return { accountId, keyId, apiKey: key.apiKey, credits };
+}
+
+export async function getAccount(accounts: AccountRepository, accountId: number): Promise<AccountSummary> {
+  return (await accounts.find(accountId)) ?? accountNotFound();
+}
+
+export async function addCredits(accounts: AccountRepository, accountId: number, amount: number): Promise<{ accountId: number; credits: number }> {
+  const credits = await accounts.addCredits(accountId, amount);
+  return credits === null ? accountNotFound() : { accountId, credits };
+}
+
+export async function createApiKey(accounts: AccountRepository, accountId: number): Promise<{ keyId: number; apiKey: string }> {
+  const key = generateApiKey();
+  const keyId = await accounts.addKey(accountId, key.hash, key.displayPrefix);
+  return keyId === null ? accountNotFound() : { keyId, apiKey: key.apiKey };
+}
+
+export async function deactivateApiKey(accounts: AccountRepository, keyId: number): Promise<{ keyId: number; active: false }> {
+  if (!(await accounts.deactivateKey(keyId))) {
+    throw new AppError({ kind: 'not_found', message: MESSAGES.keyNotFound });
+  }
+  return { keyId, active: false };
+}
+
+function accountNotFound(): never {
+  throw new AppError({ kind: 'not_found', message: MESSAGES.accountNotFound });
+}

@@ -1,0 +1,39 @@
+/**
+ * The one error type. The domain names what went wrong (`kind`) and says it in the
+ * contract's words (`message`); the HTTP layer's error mapper alone turns a kind into
+ * a status and an envelope. `cause` is for logs and is never sent to the client.
+ */
+export type ErrorKind =
+  | 'invalid_request'
+  | 'unauthenticated'
+  | 'insufficient_credits'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'idempotency_mismatch'
+  | 'rate_limited'
+  | 'generation_failed'
+  | 'internal'
+  | 'unavailable';
+
+export interface AppErrorOptions {
+  kind: ErrorKind;
+  message: string;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+
+  constructor({ kind, message, cause }: AppErrorOptions) {
+    super(message, { cause });
+    this.name = 'AppError';
+    this.kind = kind;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,61 @@
+/**
+ * Create a communication analysis for a stored snap (DESIGN.md, "POST /api/v1/snap/comms"):
+ * the snap must belong to the caller (another account's snap is answered like a missing
+ * one), a credit must be left, then analyse, then charge and store in one transaction.
+ */
+import { AppError } from './app-error';
+import { assertHasCredit, insufficientCredits } from './credits';
+import { MESSAGES } from './messages';
+import type { Caller, CommsRepository, CreditsRepository, SnapRepository, StoredSnap } from './ports';
+import type { CommsAnalysis, CommsChannel, CommsRequest, Predicted, Predictor } from '../upstream/predictor';
+
+export interface CreateCommsDeps {
+  credits: CreditsRepository;
+  snaps: SnapRepository;
+  comms: CommsRepository;
+  predictor: Predictor;
+}
+
+export interface CommsInput {
+  snapId: number;
+  channel?: CommsChannel;
+  goal?: string;
+  draft?: string;
+}
+
+export interface CommsResult {
+  commsId: number;
+  snapId: number;
+  commsResponse: CommsAnalysis;
+}
+
+export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, requestId: string): Promise<CommsResult> {
+  const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
+  if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
+  await assertHasCredit(deps.credits, caller.accountId);
+  const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), requestId);
+  const { snapId, channel, goal, draft } = input;
+  const stored = await deps.comms.storeCharged({ accountId: caller.accountId, snapId, request: { channel, goal, draft }, analysis, provenance });
+  if (!stored) throw insufficientCredits();
+  return { commsId: stored.commsId, snapId, commsResponse: analysis };
+}
+
+function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
+  return {
+    subjectName: snap.subject.name,
+    profile: snap.prediction.profile,
+    primaryCode: snap.prediction.primary_code,
+    secondaryProfile: snap.prediction.secondary_profile,
+    channel: input.channel,
+    goal: input.goal,
+    draft: input.draft,
+  };
+}
+
+async function analyse(predictor: Predictor, request: CommsRequest, requestId: string): Promise<Predicted<CommsAnalysis>> {
+  try {
+    return await predictor.analyseComms(request, { requestId });
+  } catch (cause) {
+    throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Every client-facing message, word for word. Texts marked "contract" are fixed by
+ * spec/profile-prediction-api.md §4 and §7; the others by DESIGN.md and openapi.yaml.
+ */
+export const MESSAGES = {
+  snapCreated: 'Snap generated successfully', // contract §4.1
+  commsCreated: 'Communication analysis generated successfully',
+  invalidApiKey: 'Invalid or inactive api key', // contract §7
+  insufficientCredits: 'Insufficient API credits. Please add more credits to your account to continue.', // contract §7
+  snapGenerationFailed: 'Failed to generate snap Please try again later', // contract §7
+  visionarySecondary: 'Secondary profile predicted as Visionary which is not allowed please try it again', // contract §7
+  commsGenerationFailed: 'Failed to generate communication analysis Please try again later',
+  tooManyRequests: 'ThrottlerException: Too Many Requests', // contract §7
+  snapNotFound: 'Snap not found',
+  invalidJson: 'Request body is not valid JSON',
+  unsupportedMediaType: 'Content-Type must be application/json',
+  serviceUnavailable: 'Service temporarily unavailable',
+  internalError: 'Internal server error',
+  invalidAdminToken: 'Invalid admin token',
+  accountNotFound: 'Account not found',
+  keyNotFound: 'API key not found',
+  payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,
+  routeNotFound: (method: string, path: string) => `Cannot ${method} ${path}`,
+  methodNotAllowed: (method: string, path: string) => `Method ${method} is not allowed on ${path}`,
+} as const;

@@ -1,0 +1,29 @@
+/**
+ * The product-internal admin API (openapi/admin.yaml), on its own listener: bearer
+ * token, JSON body, spec validation, handlers by operationId, the one error mapper.
+ */
+import express, { type Express } from 'express';
+import type { Logger } from '../logger';
+import { SPEC_PATHS } from '../project-root';
+import type { Services } from '../services';
+import { adminTokenAuth } from './admin-auth';
+import { errorMapper } from './error-mapper';
+import { adminHandlers } from './handlers/admin';
+import { jsonBody } from './json-body';
+import { bindOperations } from './operations';
+import { requestLog } from './request-log';
+import { specValidator } from './spec-validator';
+
+export function createAdminApp(adminToken: string, validateResponses: boolean, services: Services, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLog(logger.child({ listener: 'admin' })));
+  app.use(adminTokenAuth(adminToken));
+  app.use(jsonBody());
+  app.use(specValidator(SPEC_PATHS.admin, validateResponses));
+  const router = express.Router();
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts));
+  app.use(router);
+  app.use(errorMapper);
+  return app;
+}

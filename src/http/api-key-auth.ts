@@ -1,0 +1,11 @@
+/** Step 3 of the request path: `x-api-key` → the caller, or the bare 401 (contract §5). */
+import type { RequestHandler } from 'express';
+import { authenticate } from '../domain/authenticate';
+import type { CallerRepository } from '../domain/ports';
+
+export function apiKeyAuth(callers: CallerRepository): RequestHandler {
+  return async (req, _res, next) => {
+    req.caller = await authenticate(callers, req.get('x-api-key'));
+    next();
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The public API app. Every /api/v1 request goes through DESIGN.md's request path, in
+ * order: request id and access log, rate limit, API key, JSON body, spec validation,
+ * the handler bound by operationId; any error goes to the one error mapper.
+ */
+import express, { type Express } from 'express';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+import { SPEC_PATHS } from '../project-root';
+import type { Services } from '../services';
+import { apiKeyAuth } from './api-key-auth';
+import { errorMapper } from './error-mapper';
+import { publicHandlers } from './handlers';
+import { jsonBody } from './json-body';
+import { bindOperations } from './operations';
+import { rateLimitByIp } from './rate-limit';
+import { requestLog } from './request-log';
+import { specValidator } from './spec-validator';
+
+export function createApiApp(config: Config, services: Services, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestLog(logger));
+  app.use(
+    '/api/v1',
+    rateLimitByIp({ limit: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds, store: services.rateLimit.store }),
+    apiKeyAuth(services.callers),
+  );
+  app.use(jsonBody());
+  app.use(specValidator(SPEC_PATHS.public, config.validateResponses));
+  const router = express.Router();
+  bindOperations(router, SPEC_PATHS.public, publicHandlers(services));
+  app.use(router);
+  app.use(errorMapper);
+  return app;
+}

@@ -1,0 +1,107 @@
+/**
+ * The one error mapper: every error thrown or forwarded anywhere in the app ends here
+ * and leaves as the envelope (or, for 401, the bare body) with the right status.
+ * Nothing a client sends reaches the `internal` branch; if something does, it is a bug,
+ * logged with the request id.
+ */
+import type { ErrorRequestHandler, Request } from 'express';
+import { AppError, type ErrorKind } from '../domain/app-error';
+import { MESSAGES } from '../domain/messages';
+import { isDatabaseUnavailable } from '../data/unavailable';
+import { PredictorError } from '../upstream/predictor';
+import { bareErrorBody, failureEnvelope } from './envelope';
+import { validationMessage, type ValidatorErrorItem } from './validation-messages';
+
+export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
+
+const STATUS_OF: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  insufficient_credits: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_mismatch: 422,
+  rate_limited: 429,
+  generation_failed: 500,
+  internal: 500,
+  unavailable: 503,
+};
+
+export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
+  const error = toAppError(err, req);
+  const status = STATUS_OF[error.kind];
+  if (status >= 500) logServerError(req, error);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (err && typeof err === 'object' && 'headers' in err && err.headers && typeof err.headers === 'object') {
+    const allow = (err.headers as { Allow?: string }).Allow;
+    if (allow) res.setHeader('Allow', allow);
+  }
+  const body = error.kind === 'unauthenticated' ? bareErrorBody(status, error.message) : failureEnvelope(status, error.message);
+  res.status(status).json(body);
+};
+
+function toAppError(err: unknown, req: Request): AppError {
+  if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return new AppError({ kind: 'unavailable', message: MESSAGES.serviceUnavailable, cause: err });
+  const bodyParserError = fromBodyParser(err);
+  if (bodyParserError) return bodyParserError;
+  const validatorError = fromValidator(err, req);
+  if (validatorError) return validatorError;
+  return new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: err });
+}
+
+/** Errors of express.json(): they carry a `type` (see body-parser's README). */
+function fromBodyParser(err: unknown): AppError | undefined {
+  const type = err && typeof err === 'object' && 'type' in err ? err.type : undefined;
+  switch (type) {
+    case 'entity.parse.failed':
+      return new AppError({ kind: 'invalid_request', message: MESSAGES.invalidJson });
+    case 'entity.too.large':
+      return new AppError({ kind: 'payload_too_large', message: MESSAGES.payloadTooLarge(JSON_BODY_LIMIT_BYTES) });
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new AppError({ kind: 'unsupported_media_type', message: MESSAGES.unsupportedMediaType });
+    case 'request.size.invalid':
+    case 'request.aborted':
+      return new AppError({ kind: 'invalid_request', message: MESSAGES.invalidJson });
+    default:
+      return undefined;
+  }
+}
+
+/** Errors of express-openapi-validator: an HTTP status and a list of items. */
+function fromValidator(err: unknown, req: Request): AppError | undefined {
+  if (!err || typeof err !== 'object' || !('status' in err) || typeof err.status !== 'number') return undefined;
+  const items = 'errors' in err && Array.isArray(err.errors) ? (err.errors as ValidatorErrorItem[]) : [];
+  const path = req.path.slice(0, 200);
+  switch (err.status) {
+    case 400:
+      return new AppError({ kind: 'invalid_request', message: validationMessage(items) });
+    case 404:
+      return new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path) });
+    case 405:
+      return new AppError({ kind: 'method_not_allowed', message: MESSAGES.methodNotAllowed(req.method, path) });
+    case 413:
+      return new AppError({ kind: 'payload_too_large', message: MESSAGES.payloadTooLarge(JSON_BODY_LIMIT_BYTES) });
+    case 415:
+      return new AppError({ kind: 'unsupported_media_type', message: MESSAGES.unsupportedMediaType });
+    default:
+      return new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: err });
+  }
+}
+
+/** Logs what an operator needs, never the request body or a key. */
+function logServerError(req: Request, error: AppError): void {
+  const cause = error.cause;
+  const detail =
+    cause instanceof PredictorError
+      ? { upstreamError: cause.message, upstreamStatus: cause.upstreamStatus }
+      : { err: cause instanceof Error ? cause : String(cause) };
+  req.log.error({ kind: error.kind, ...detail }, error.message);
+}

@@ -1,0 +1,35 @@
+/** The admin operations, one handler per operationId of openapi/admin.yaml. */
+import { addCredits, createAccount, createApiKey, deactivateApiKey, getAccount } from '../../../domain/accounts';
+import type { AccountRepository } from '../../../domain/ports';
+import type { operations } from '../../../../generated/admin';
+import type { OperationHandlers } from '../../operations';
+
+export function adminHandlers(accounts: AccountRepository) {
+  return {
+    createAccount: async ({ body }) => ({
+      status: 201,
+      message: 'Account created',
+      data: await createAccount(accounts, body.name, body.credits),
+    }),
+    getAccount: async ({ params }) => ({
+      status: 200,
+      message: 'Account found',
+      data: await getAccount(accounts, Number(params.accountId)),
+    }),
+    addCredits: async ({ params, body }) => ({
+      status: 200,
+      message: 'Credits added',
+      data: await addCredits(accounts, Number(params.accountId), body.amount),
+    }),
+    createApiKey: async ({ params }) => ({
+      status: 201,
+      message: 'API key created',
+      data: await createApiKey(accounts, Number(params.accountId)),
+    }),
+    deactivateApiKey: async ({ params }) => ({
+      status: 200,
+      message: 'API key deactivated',
+      data: await deactivateApiKey(accounts, Number(params.keyId)),
+    }),
+  } satisfies OperationHandlers<operations>;
+}

@@ -1,0 +1,14 @@
+/** The public operations, one handler per operationId of openapi/openapi.yaml. */
+import type { operations } from '../../../generated/openapi';
+import type { Services } from '../../services';
+import type { OperationHandlers } from '../operations';
+import { createCommsAnalysis } from './createCommsAnalysis';
+import { createSnap } from './createSnap';
+
+export function publicHandlers(services: Services) {
+  const deps = { credits: services.accounts, snaps: services.snaps, comms: services.comms, predictor: services.predictor };
+  return {
+    createSnap: createSnap(deps),
+    createCommsAnalysis: createCommsAnalysis(deps),
+  } satisfies OperationHandlers<operations>;
+}

@@ -1,0 +1,24 @@
+/**
+ * Step 4 of the request path: a request with a body must send it as JSON
+ * (otherwise 415), of at most 32 KiB (otherwise 413), and valid (otherwise 400).
+ */
+import express, { type RequestHandler } from 'express';
+import { AppError } from '../domain/app-error';
+import { MESSAGES } from '../domain/messages';
+import { JSON_BODY_LIMIT_BYTES } from './error-mapper';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+export function jsonBody(): RequestHandler[] {
+  const requireJson: RequestHandler = (req, _res, next) => {
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    const length = req.headers['content-length'];
+    const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+    if (METHODS_WITH_BODY.has(req.method) && hasBody && mediaType !== 'application/json') {
+      next(new AppError({ kind: 'unsupported_media_type', message: MESSAGES.unsupportedMediaType }));
+      return;
+    }
+    next();
+  };
+  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: true, type: 'application/json' })];
+}

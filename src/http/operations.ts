@@ -1,0 +1,89 @@
+/**
+ * Binds handlers to the spec by operationId. Each handler is typed from the generated
+ * operations (its JSON body in, its success `data` out) and never sees `req` or `res`.
+ * Startup fails if an operation has no handler or a handler has no operation.
+ */
+import { readFileSync } from 'node:fs';
+import type { Request, Router } from 'express';
+import { parse } from 'yaml';
+import type { Caller } from '../domain/ports';
+import { successEnvelope } from './envelope';
+
+export interface OperationInput<Body> {
+  body: Body;
+  params: Record<string, string>;
+  /** Set on the public API, after the API-key check. */
+  caller: Caller | undefined;
+  requestId: string;
+}
+
+export interface OperationResult<Data> {
+  status: 200 | 201;
+  message: string;
+  data: Data;
+}
+
+export type OperationHandler<Body, Data> = (input: OperationInput<Body>) => Promise<OperationResult<Data>>;
+
+type JsonBodyOf<Op> = Op extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : undefined;
+
+type SuccessDataOf<Op> = Op extends { responses: infer Responses }
+  ? {
+      [Status in keyof Responses]: Status extends 200 | 201
+        ? Responses[Status] extends { content: { 'application/json': { data: infer Data } } }
+          ? Data
+          : never
+        : never;
+    }[keyof Responses]
+  : never;
+
+/** One handler per operation of a generated `operations` interface, exactly. */
+export type OperationHandlers<Operations> = {
+  [Id in keyof Operations]: OperationHandler<JsonBodyOf<Operations[Id]>, SuccessDataOf<Operations[Id]>>;
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+type Method = (typeof METHODS)[number];
+
+interface SpecOperation {
+  method: Method;
+  path: string;
+  operationId: string;
+}
+
+export function bindOperations(router: Router, specPath: string, handlers: Record<string, OperationHandler<never, unknown>>): void {
+  const operations = listOperations(specPath);
+  const ids = new Set(operations.map((op) => op.operationId));
+  const missing = [...ids].filter((id) => !(id in handlers));
+  const extra = Object.keys(handlers).filter((id) => !ids.has(id));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`${specPath}: operations without a handler: [${missing.join(', ')}]; handlers without an operation: [${extra.join(', ')}]`);
+  }
+  for (const { method, path, operationId } of operations) {
+    const handler = handlers[operationId] as OperationHandler<unknown, unknown>;
+    router[method](toExpressPath(path), async (req, res) => {
+      const result = await handler(inputOf(req));
+      res.status(result.status).json(successEnvelope(result.status, result.message, result.data));
+    });
+  }
+}
+
+function inputOf(req: Request): OperationInput<unknown> {
+  return { body: req.body, params: req.params as Record<string, string>, caller: req.caller, requestId: String(req.id) };
+}
+
+function listOperations(specPath: string): SpecOperation[] {
+  const spec = parse(readFileSync(specPath, 'utf8')) as { paths?: Record<string, Partial<Record<Method, { operationId?: string }>>> };
+  return Object.entries(spec.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operationId = item[method]?.operationId;
+      if (item[method] && !operationId) throw new Error(`${specPath}: ${method.toUpperCase()} ${path} has no operationId`);
+      return operationId ? [{ method, path, operationId }] : [];
+    }),
+  );
+}
+
+/** `/accounts/{accountId}` → `/accounts/:accountId` */
+function toExpressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

@@ -1,0 +1,68 @@
+/**
+ * Turns express-openapi-validator's (Ajv's) errors into class-validator style texts:
+ * `name must be a string`, `notes should not be empty`,
+ * `name must be shorter than or equal to 200 characters`, `property foo should not exist`.
+ * Several are joined with ", " (DESIGN.md, "validation text").
+ */
+
+export interface ValidatorErrorItem {
+  path: string;
+  message: string;
+  errorCode?: string;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer number',
+  number: 'a number',
+  boolean: 'a boolean value',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+export function validationMessage(errors: readonly ValidatorErrorItem[]): string {
+  const texts = errors.map(describe);
+  return [...new Set(texts)].join(', ');
+}
+
+function describe(error: ValidatorErrorItem): string {
+  const keyword = error.errorCode?.replace(/\.openapi\.validation$/, '') ?? '';
+  const field = fieldName(error.path);
+  const limit = /(\d+)/.exec(error.message)?.[1];
+  switch (keyword) {
+    case 'required':
+      return `${field} should not be empty`;
+    case 'type':
+      return `${field} must be ${typeWords(error.message)}`;
+    case 'additionalProperties':
+      return `property ${field} should not exist`;
+    case 'minLength':
+      return limit === '1' ? `${field} should not be empty` : `${field} must be longer than or equal to ${limit} characters`;
+    case 'maxLength':
+      return `${field} must be shorter than or equal to ${limit} characters`;
+    case 'minimum':
+      return `${field} must not be less than ${limit}`;
+    case 'maximum':
+      return `${field} must not be greater than ${limit}`;
+    case 'enum':
+      return `${field} must be one of the following values: ${error.message.split(': ').slice(1).join(': ')}`;
+    case 'format':
+      return `${field} must be a valid ${error.message.replace(/^must match format "?([^"]*)"?$/, '$1')}`;
+    default:
+      return `${field} ${error.message.replace(/^'[^']*' /, '')}`;
+  }
+}
+
+/** `/body/name` → `name`; `/body/a/0/b` → `a.0.b`; `/body` → `request body`. */
+function fieldName(path: string): string {
+  const [, location = '', ...rest] = path.split('/');
+  if (rest.length === 0) return location === 'body' ? 'request body' : location || 'request';
+  return rest.join('.');
+}
+
+/** Ajv says `must be string` or `must be string,null`; we name the first type. */
+function typeWords(ajvMessage: string): string {
+  const type = /must be (\w+)/.exec(ajvMessage)?.[1] ?? '';
+  return TYPE_WORDS[type] ?? `of type ${type}`;
+}

@@ -1,0 +1,43 @@
+/** `npm start`: configuration from the environment, then serve until SIGTERM/SIGINT. */
+import { ConfigError, loadConfig } from './config';
+import { demoInstructions, ensureDemoAccount } from './demo-account';
+import { createLogger } from './logger';
+import { startServer } from './server';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, logger);
+  logger.info(
+    {
+      url: server.url,
+      adminUrl: server.adminUrl ?? 'off (no ADMIN_TOKEN)',
+      database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})`,
+      rateLimitStore: config.redisUrl ? 'redis' : 'memory',
+      predictor: config.openai ? `openai (${config.openai.model})` : 'embedded',
+    },
+    'profile prediction service started',
+  );
+  if (config.demoAccount) {
+    const apiKey = await ensureDemoAccount(server.services.accounts, config.dataDir);
+    if (apiKey) process.stdout.write(demoInstructions(apiKey, server.url));
+  }
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+main().catch((err: unknown) => {
+  const message = err instanceof ConfigError ? err.message : `startup failed: ${err instanceof Error ? err.message : String(err)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

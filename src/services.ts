@@ -1,0 +1,53 @@
+/**
+ * The composition root: builds every long-lived part from the configuration, and
+ * closes them in reverse order.
+ */
+import type { Knex } from 'knex';
+import type { Config } from './config';
+import { KnexAccountRepository } from './data/account-repository';
+import { KnexCallerRepository } from './data/caller-repository';
+import { KnexCommsRepository } from './data/comms-repository';
+import { createDatabase, migrateToLatest } from './data/database';
+import { KnexSnapRepository } from './data/snap-repository';
+import { createMemoryStore, createRedisStore, type RateLimitStore } from './http/rate-limit-store';
+import type { Logger } from './logger';
+import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
+import { OpenAiPredictor } from './upstream/openai/openai-predictor';
+import type { Predictor } from './upstream/predictor';
+
+export interface Services {
+  db: Knex;
+  callers: KnexCallerRepository;
+  accounts: KnexAccountRepository;
+  snaps: KnexSnapRepository;
+  comms: KnexCommsRepository;
+  predictor: Predictor;
+  rateLimit: RateLimitStore;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
+  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  await migrateToLatest(db);
+  const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, logger) : createMemoryStore();
+  const accounts = new KnexAccountRepository(db);
+  return {
+    db,
+    callers: new KnexCallerRepository(db),
+    accounts,
+    snaps: new KnexSnapRepository(db),
+    comms: new KnexCommsRepository(db),
+    predictor: createPredictor(config),
+    rateLimit,
+    close: async () => {
+      await rateLimit.close();
+      await db.destroy();
+    },
+  };
+}
+
+function createPredictor(config: Config): Predictor {
+  if (!config.openai) return new EmbeddedPredictor();
+  const { apiKey, baseUrl, model, timeoutSeconds, maxRetries } = config.openai;
+  return new OpenAiPredictor({ apiKey, baseURL: baseUrl, model, timeoutMs: timeoutSeconds * 1000, maxRetries });
+}

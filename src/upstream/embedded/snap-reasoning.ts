@@ -1,0 +1,111 @@
+/**
+ * The `reasoning` text of an embedded snap prediction: which matched words drove the
+ * primary and secondary profiles, and why the confidence is what it is. It quotes only
+ * words that matched a lexicon term (letters, digits and spaces), never other note text.
+ */
+import { RESTRICTED_SECONDARY, type Confidence, type ProfileName } from '../../domain/profiles';
+
+/** A profile's place in the ranking, with the matched words in text order. */
+export interface RankedProfile {
+  name: ProfileName;
+  score: number;
+  notesWords: readonly string[];
+  jobTypeWords: readonly string[];
+}
+
+export interface ReasoningInput {
+  /** Every profile, best first. */
+  ranking: readonly RankedProfile[];
+  primary: RankedProfile;
+  secondary: RankedProfile;
+  confidence: Confidence;
+}
+
+/** Beyond this, a list of matched words ends with "and N more". */
+const MAX_QUOTED_WORDS = 5;
+
+export function buildReasoning(input: ReasoningInput): string {
+  const { primary, secondary, confidence } = input;
+  if (primary.score === 0) {
+    return (
+      'The notes and job title give little behavioural evidence: no term from the profile ' +
+      `lexicon matched. ${primary.name} and ${secondary.name} were chosen by a fixed ` +
+      `tie-break, so confidence is ${confidence}; treat this as a guess.`
+    );
+  }
+  return [
+    primarySentence(primary),
+    tieSentence(input),
+    secondarySentence(secondary),
+    visionarySentence(input),
+    confidenceSentence(input),
+  ]
+    .filter((sentence) => sentence !== '')
+    .join(' ');
+}
+
+function primarySentence(primary: RankedProfile): string {
+  const clauses: string[] = [];
+  if (primary.jobTypeWords.length > 0) {
+    clauses.push(`the job title mentions ${quoteList(primary.jobTypeWords)}`);
+  }
+  if (primary.notesWords.length > 0) {
+    clauses.push(`the notes mention ${quoteList(primary.notesWords)}`);
+  }
+  const count = primary.jobTypeWords.length + primary.notesWords.length;
+  const evidence = clauses.join(' and ').replace(/^t/u, 'T');
+  return `${evidence}, which ${count === 1 ? 'points' : 'point'} to ${primary.name}.`;
+}
+
+function tieSentence({ ranking, primary }: ReasoningInput): string {
+  const tied = ranking.filter((other) => other !== primary && other.score === primary.score);
+  if (tied.length === 0) return '';
+  const names = joinWithAnd(tied.map((other) => other.name));
+  return `${names} scored the same; a fixed tie-break put ${primary.name} first.`;
+}
+
+function secondarySentence(secondary: RankedProfile): string {
+  if (secondary.score === 0) {
+    return (
+      `Nothing pointed to another profile, so ${secondary.name} is a tentative secondary ` +
+      'chosen by a fixed tie-break.'
+    );
+  }
+  const words = [...new Set([...secondary.jobTypeWords, ...secondary.notesWords])];
+  const verb = words.length === 1 ? 'points' : 'point';
+  return `${quoteList(words)} ${verb} to ${secondary.name} as the secondary profile.`;
+}
+
+function visionarySentence({ ranking, primary, secondary }: ReasoningInput): string {
+  if (primary.name === RESTRICTED_SECONDARY) return '';
+  const visionary = ranking.find((profile) => profile.name === RESTRICTED_SECONDARY);
+  if (!visionary || visionary.score === 0) return '';
+  if (ranking.indexOf(visionary) > ranking.indexOf(secondary)) return '';
+  const words = [...new Set([...visionary.jobTypeWords, ...visionary.notesWords])];
+  return (
+    `${RESTRICTED_SECONDARY} terms (${quoteList(words)}) also appeared, but ` +
+    `${RESTRICTED_SECONDARY} is never given as a secondary profile.`
+  );
+}
+
+function confidenceSentence({ ranking, primary, confidence }: ReasoningInput): string {
+  const next = ranking.find((other) => other !== primary);
+  const lead = primary.score - (next?.score ?? 0);
+  const position = lead === 0 ? 'level with' : `${lead} ahead of`;
+  return (
+    `Confidence is ${confidence}: an evidence score of ${primary.score} ` +
+    `(job-title terms count double), ${position} the next profile.`
+  );
+}
+
+/** `"a"`, `"a" and "b"`, `"a", "b" and "c"`, … `"a", "b", "c", "d", "e" and 2 more`. */
+function quoteList(words: readonly string[]): string {
+  const quoted = words.slice(0, MAX_QUOTED_WORDS).map((word) => `"${word}"`);
+  const more = words.length - quoted.length;
+  return more > 0 ? `${quoted.join(', ')} and ${more} more` : joinWithAnd(quoted);
+}
+
+function joinWithAnd(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.slice(-1).join('')}`;
+}

@@ -1,0 +1,52 @@
+/**
+ * Any failure of an upstream call → PredictorError. Messages are written here, never
+ * copied from the SDK or the server: an upstream error body may echo the request
+ * (the notes), so only its status, error code and request id are kept, and only when
+ * they look like identifiers. The API key is never part of any of them.
+ */
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
+import { PredictorError } from '../predictor';
+
+export interface CallSignals {
+  /** Aborts when the whole call (retries included) has used its time. */
+  deadline: AbortSignal;
+  /** The caller's own signal (client gone, shutdown). */
+  caller: AbortSignal | undefined;
+  timeoutMs: number;
+}
+
+export function toPredictorError(error: unknown, call: CallSignals): PredictorError {
+  if (error instanceof PredictorError) return error;
+  if (call.deadline.aborted) {
+    return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`);
+  }
+  if (call.caller?.aborted) return new PredictorError('upstream call was aborted by the caller');
+  if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out');
+  if (error instanceof APIUserAbortError) return new PredictorError('upstream call was aborted');
+  if (error instanceof APIConnectionError) {
+    return new PredictorError('upstream could not be reached', { cause: error.cause });
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    return new PredictorError(`upstream answered HTTP ${error.status}${details(error)}`, {
+      upstreamStatus: error.status,
+    });
+  }
+  return new PredictorError('upstream response could not be read');
+}
+
+function details(error: APIError): string {
+  const parts = [
+    identifier(error.code) && `code ${error.code}`,
+    identifier(error.requestID) && `request id ${error.requestID}`,
+  ].filter((part): part is string => typeof part === 'string');
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
+function identifier(value: unknown): value is string {
+  return typeof value === 'string' && /^[\w.-]{1,64}$/.test(value);
+}

@@ -1,0 +1,271 @@
+/**
+ * A fake OpenAI-compatible server for tests: node:http on 127.0.0.1, port 0, speaking
+ * just enough Chat Completions (`POST /chat/completions`, with or without a `/v1`
+ * prefix) for the `openai` SDK. Answers are scripted; every request is recorded.
+ *
+ *   const fake = await startFakeOpenAi();
+ *   fake.script(status(429, undefined, { headers: { 'retry-after-ms': '0' } }), reply({ profile: 'Catalyst' }));
+ *   … new OpenAiPredictor({ baseURL: fake.baseURL, … }) …
+ *   expect(fake.requests).toHaveLength(2);
+ *   await fake.close();
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the fake answers one request. Build with the functions below. */
+export type Behaviour =
+  | { kind: 'reply'; content: string | null; refusal: string | null; finishReason: string }
+  | { kind: 'status'; code: number; body: unknown; headers: Readonly<Record<string, string>> }
+  | { kind: 'delay'; ms: number; then: Behaviour }
+  | { kind: 'hang' }
+  | { kind: 'garbage' };
+
+/** A completion whose content is `JSON.stringify(json)`, finish_reason 'stop' unless told. */
+export function reply(json: unknown, options: { finishReason?: string } = {}): Behaviour {
+  return replyRaw(JSON.stringify(json), options);
+}
+
+/** A completion with this exact content (null: no content). */
+export function replyRaw(content: string | null, options: { finishReason?: string } = {}): Behaviour {
+  return { kind: 'reply', content, refusal: null, finishReason: options.finishReason ?? 'stop' };
+}
+
+/** A completion where the model refused: `message.refusal` set, no content. */
+export function refuse(text: string): Behaviour {
+  return { kind: 'reply', content: null, refusal: text, finishReason: 'stop' };
+}
+
+/** An HTTP error with an OpenAI-style error body unless one is given. */
+export function status(
+  code: number,
+  body?: unknown,
+  options: { headers?: Record<string, string> } = {},
+): Behaviour {
+  const errorBody = body ?? {
+    error: { message: `fake-openai status ${code}`, type: 'fake_error', code: `fake_${code}` },
+  };
+  return { kind: 'status', code, body: errorBody, headers: options.headers ?? {} };
+}
+
+/** Wait `ms` before sending any byte, then behave as `then`. */
+export function delay(ms: number, then: Behaviour): Behaviour {
+  return { kind: 'delay', ms, then };
+}
+
+/** Never answer; the connection stays open until the client gives up or the fake closes. */
+export function hang(): Behaviour {
+  return { kind: 'hang' };
+}
+
+/** 200 with `Content-Type: application/json` and a body that is not JSON. */
+export function garbage(): Behaviour {
+  return { kind: 'garbage' };
+}
+
+/** What the SDK sent, read from the body when it is a chat completion request. */
+export interface SentChat {
+  model: string;
+  responseFormatName: string | null;
+  messages: Array<{ role: string; content: string }>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Lower-case names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the raw text when it is not JSON. */
+  body: unknown;
+  chat: SentChat | null;
+}
+
+export interface FakeOpenAi {
+  /** `http://127.0.0.1:<port>/v1`, as the SDK's baseURL. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  /** Queue behaviours; each answers one request, in order. */
+  script(...behaviours: Behaviour[]): void;
+  /** The behaviour for requests once the queue is empty (default: a loud 500, not retried). */
+  always(behaviour: Behaviour): void;
+  /** Stop listening, cancel pending delays and destroy every open socket. */
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const CHAT_PATHS = new Set(['/chat/completions', '/v1/chat/completions']);
+
+const UNSCRIPTED: Behaviour = {
+  kind: 'status',
+  code: 500,
+  body: { error: { message: 'fake-openai: no behaviour scripted for this request' } },
+  headers: { 'x-should-retry': 'false' },
+};
+
+export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+  const queue: Behaviour[] = [];
+  let fallback: Behaviour = UNSCRIPTED;
+  const requests: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    void readBody(req).then(
+      (raw) => {
+        const recorded = record(req, raw);
+        requests.push(recorded);
+        if (req.method !== 'POST' || !CHAT_PATHS.has(recorded.path)) {
+          sendJson(res, 404, { error: { message: `fake-openai: no route ${recorded.path}` } });
+          return;
+        }
+        if (typeof recorded.body !== 'object' || recorded.body === null) {
+          sendJson(res, 400, { error: { message: 'fake-openai: body is not a JSON object' } });
+          return;
+        }
+        behave(res, queue.shift() ?? fallback, requests.length, recorded.chat?.model ?? 'fake-model');
+      },
+      () => res.destroy(),
+    );
+  });
+
+  function behave(res: ServerResponse, behaviour: Behaviour, n: number, model: string): void {
+    if (res.destroyed || res.writableEnded) return;
+    switch (behaviour.kind) {
+      case 'reply':
+        sendJson(res, 200, completion(behaviour, n, model), { 'x-request-id': `req_fake_${n}` });
+        return;
+      case 'status':
+        sendJson(res, behaviour.code, behaviour.body, {
+          'x-request-id': `req_fake_${n}`,
+          ...behaviour.headers,
+        });
+        return;
+      case 'delay': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          behave(res, behaviour.then, n, model);
+        }, behaviour.ms);
+        timers.add(timer);
+        return;
+      }
+      case 'hang':
+        return;
+      case 'garbage':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('this is { not json');
+        return;
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...behaviours) => void queue.push(...behaviours),
+    always: (behaviour) => {
+      fallback = behaviour;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function completion(
+  behaviour: Extract<Behaviour, { kind: 'reply' }>,
+  n: number,
+  model: string,
+): unknown {
+  return {
+    id: `chatcmpl-fake-${n}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: behaviour.content, refusal: behaviour.refusal },
+        logprobs: null,
+        finish_reason: behaviour.finishReason,
+      },
+    ],
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+}
+
+function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  res.writeHead(code, { ...headers, 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new Error('fake-openai: body too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function record(req: IncomingMessage, raw: string): RecordedRequest {
+  const body = parseJson(raw);
+  return {
+    method: req.method ?? '',
+    path: (req.url ?? '').split('?')[0] ?? '',
+    headers: Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(', ') : (value ?? ''),
+      ]),
+    ),
+    body,
+    chat: readChat(body),
+  };
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function readChat(body: unknown): SentChat | null {
+  if (!isObject(body) || typeof body['model'] !== 'string' || !Array.isArray(body['messages'])) {
+    return null;
+  }
+  const format = body['response_format'];
+  const schema = isObject(format) ? format['json_schema'] : undefined;
+  const name = isObject(schema) ? schema['name'] : undefined;
+  return {
+    model: body['model'],
+    responseFormatName: typeof name === 'string' ? name : null,
+    messages: body['messages'].flatMap((m: unknown) =>
+      isObject(m) && typeof m['role'] === 'string' && typeof m['content'] === 'string'
+        ? [{ role: m['role'], content: m['content'] }]
+        : [],
+    ),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,38 @@
+import {
+  giveUpOnLongRetryAfter,
+  retryAfterMs,
+} from '../../../../src/upstream/openai/give-up-on-long-retry-after';
+
+describe('retryAfterMs', () => {
+  test.each<[string, Record<string, string>, number | null]>([
+    ['no header', {}, null],
+    ['retry-after-ms', { 'retry-after-ms': '250' }, 250],
+    ['retry-after in seconds', { 'retry-after': '2' }, 2000],
+    ['an unreadable retry-after', { 'retry-after': 'soon' }, null],
+  ])('when the response has %s, then the wait is %p', (_, headers, want) => {
+    expect(retryAfterMs(new Headers(headers))).toBe(want);
+  });
+
+  test('when retry-after is an HTTP date, then the wait is the time until it', () => {
+    const inOneMinute = new Date(Date.now() + 60_000).toUTCString();
+    expect(retryAfterMs(new Headers({ 'retry-after': inOneMinute }))).toBeGreaterThan(55_000);
+  });
+});
+
+describe('giveUpOnLongRetryAfter', () => {
+  test.each<[string, number, Record<string, string>, string | null]>([
+    ['a 429 asks for longer than the budget', 429, { 'retry-after': '30' }, 'false'],
+    ['a 429 asks for less than the budget', 429, { 'retry-after-ms': '10' }, null],
+    ['a 503 asks for nothing', 503, {}, null],
+    ['a 200 carries a retry-after', 200, { 'retry-after': '30' }, null],
+  ])('when %s, then x-should-retry is %p', async (_, status, headers, want) => {
+    const fetchImpl = giveUpOnLongRetryAfter(1000, () =>
+      Promise.resolve(new Response('{}', { status, headers })),
+    );
+
+    const response = await fetchImpl('http://127.0.0.1/');
+
+    expect(response.status).toBe(status);
+    expect(response.headers.get('x-should-retry')).toBe(want);
+  });
+});

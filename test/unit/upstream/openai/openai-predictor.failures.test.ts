@@ -1,0 +1,162 @@
+import {
+  delay,
+  garbage,
+  hang,
+  refuse,
+  reply,
+  replyRaw,
+  startFakeOpenAi,
+  status,
+  type Behaviour,
+  type FakeOpenAi,
+} from '../../../support/fake-openai-server';
+import { PredictorError } from '../../../../src/upstream/predictor';
+import { API_KEY, CONTEXT, aSnapAnswer, aSubject, failureOf, predictorFor } from './given';
+
+/** Generous: the bound under test is timeoutMs (400); this only catches "waited for the server". */
+const WITHIN_TIMEOUT_MS = 1500;
+
+describe('OpenAiPredictor failures', () => {
+  let fake: FakeOpenAi;
+  beforeEach(async () => {
+    fake = await startFakeOpenAi();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  test.each<[string, Behaviour, RegExp, number | undefined]>([
+    ['the server answers 500', status(500), /HTTP 500/, 500],
+    ['the server answers 503', status(503), /HTTP 503/, 503],
+    ['the server answers 400', status(400), /HTTP 400/, 400],
+    ['the server answers 401', status(401), /HTTP 401/, 401],
+    ['the body is not JSON', garbage(), /could not be read/, undefined],
+    [
+      'the model stops at the length limit',
+      replyRaw(JSON.stringify(aSnapAnswer()), { finishReason: 'length' }),
+      /finish_reason 'length'/,
+      undefined,
+    ],
+    [
+      'the content filter stops the model',
+      replyRaw(null, { finishReason: 'content_filter' }),
+      /finish_reason 'content_filter'/,
+      undefined,
+    ],
+    ['the model refuses', refuse("I can't help with that."), /refused/, undefined],
+    ['the content is empty', replyRaw(''), /empty content/, undefined],
+    ['the content is null', replyRaw(null), /empty content/, undefined],
+    ['the content is not JSON', replyRaw('Sure! The profile is Catalyst.'), /not valid JSON/, undefined],
+    ['the content is a JSON array', replyRaw('[{"profile":"Catalyst"}]'), /not a JSON object/, undefined],
+    ['the content is a JSON string', replyRaw('"Catalyst"'), /not a JSON object/, undefined],
+  ])('when %s, then a PredictorError says so', async (_, behaviour, message, upstreamStatus) => {
+    fake.script(behaviour);
+
+    const { error } = await failureOf(() => predictorFor(fake).predictSnap(aSubject(), CONTEXT));
+
+    expect(error).toBeInstanceOf(PredictorError);
+    expect(error).toMatchObject({ message: expect.stringMatching(message), upstreamStatus });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  test('when the server answers 429 and maxRetries is 1, then the SDK retries once and the call fails with 429', async () => {
+    const tooMany = status(429, undefined, { headers: { 'retry-after-ms': '0' } });
+    fake.script(tooMany, tooMany);
+
+    const { error } = await failureOf(() =>
+      predictorFor(fake, { maxRetries: 1 }).predictSnap(aSubject(), CONTEXT),
+    );
+
+    expect(error).toBeInstanceOf(PredictorError);
+    expect(error).toMatchObject({ upstreamStatus: 429, message: expect.stringMatching(/HTTP 429/) });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  test('when the server answers 500 once and then succeeds, then the retry is used', async () => {
+    fake.script(status(500, undefined, { headers: { 'retry-after-ms': '0' } }), reply(aSnapAnswer()));
+
+    const { result } = await predictorFor(fake, { maxRetries: 1 }).predictSnap(aSubject(), CONTEXT);
+
+    expect(result.profile).toBe('Catalyst');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  test.each<[string, Behaviour, number]>([
+    ['the reply comes after timeoutMs', delay(5000, reply(aSnapAnswer())), 0],
+    ['the server never answers', hang(), 0],
+    ['the server never answers and retries are allowed', hang(), 2],
+    [
+      'the back-off a 429 asks for outlasts the time left',
+      delay(200, status(429, undefined, { headers: { 'retry-after-ms': '300' } })),
+      2,
+    ],
+  ])('when %s, then a PredictorError comes within about timeoutMs', async (_, behaviour, maxRetries) => {
+    fake.always(behaviour);
+
+    const { error, ms } = await failureOf(() =>
+      predictorFor(fake, { timeoutMs: 400, maxRetries }).predictSnap(aSubject(), CONTEXT),
+    );
+
+    expect(error).toBeInstanceOf(PredictorError);
+    expect(error).toMatchObject({ message: expect.stringMatching(/timed out after 400 ms/) });
+    expect(ms).toBeGreaterThanOrEqual(350);
+    expect(ms).toBeLessThan(WITHIN_TIMEOUT_MS);
+  });
+
+  test('when a 429 asks to retry after longer than timeoutMs, then the call fails at once with 429', async () => {
+    fake.always(status(429, undefined, { headers: { 'retry-after': '30' } }));
+
+    const { error, ms } = await failureOf(() =>
+      predictorFor(fake, { timeoutMs: 400, maxRetries: 2 }).predictSnap(aSubject(), CONTEXT),
+    );
+
+    expect(error).toBeInstanceOf(PredictorError);
+    expect(error).toMatchObject({ upstreamStatus: 429 });
+    expect(fake.requests).toHaveLength(1);
+    expect(ms).toBeLessThan(350);
+  });
+
+  test("when the caller's signal aborts, then a PredictorError comes at once", async () => {
+    fake.always(hang());
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+
+    const { error, ms } = await failureOf(() =>
+      predictorFor(fake, { timeoutMs: 5000 }).predictSnap(aSubject(), {
+        ...CONTEXT,
+        signal: controller.signal,
+      }),
+    );
+
+    expect(error).toBeInstanceOf(PredictorError);
+    expect(error).toMatchObject({ message: expect.stringMatching(/aborted by the caller/) });
+    expect(ms).toBeLessThan(WITHIN_TIMEOUT_MS);
+  });
+
+  test('when nothing listens at the base URL, then a PredictorError says it could not be reached', async () => {
+    const baseURL = fake.baseURL;
+    await fake.close();
+
+    const { error } = await failureOf(() =>
+      predictorFor(fake, { baseURL }).predictSnap(aSubject(), CONTEXT),
+    );
+
+    expect(error).toBeInstanceOf(PredictorError);
+    expect(error).toMatchObject({ message: expect.stringMatching(/could not be reached/) });
+  });
+
+  test('when the error body echoes the notes, then neither the notes nor the API key reach the error message', async () => {
+    const subject = aSubject({ notes: 'Secret detail: owes money to Bob.' });
+    fake.script(
+      status(400, { error: { message: `Invalid input: ${subject.notes} key ${API_KEY}`, code: 'bad' } }),
+    );
+
+    const { error } = await failureOf(() => predictorFor(fake).predictSnap(subject, CONTEXT));
+
+    expect(error).toBeInstanceOf(PredictorError);
+    const text = `${String(error)} ${JSON.stringify(error)}`;
+    expect(text).not.toContain('owes money');
+    expect(text).not.toContain(API_KEY);
+    expect(error).toMatchObject({ message: expect.stringMatching(/HTTP 400 \(code bad/) });
+  });
+});
