@@ -22,12 +22,18 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 export function validationMessage(errors: readonly ValidatorErrorItem[]): string {
-  const texts = errors.map(describe);
+  // A value of the wrong type also fails its format (`1.5` is no int64): say it once.
+  const mistyped = new Set(errors.filter((e) => keywordOf(e) === 'type').map((e) => e.path));
+  const texts = errors.filter((e) => !(keywordOf(e) === 'format' && mistyped.has(e.path))).map(describe);
   return [...new Set(texts)].join(', ');
 }
 
+function keywordOf(error: ValidatorErrorItem): string {
+  return error.errorCode?.replace(/\.openapi\.validation$/, '') ?? '';
+}
+
 function describe(error: ValidatorErrorItem): string {
-  const keyword = error.errorCode?.replace(/\.openapi\.validation$/, '') ?? '';
+  const keyword = keywordOf(error);
   const field = fieldName(error.path);
   const limit = /(\d+)/.exec(error.message)?.[1];
   switch (keyword) {

@@ -42,7 +42,7 @@ function summaryOf(request: CommsRequest, playbook: Playbook): string {
 
 function channelTip(playbook: Playbook, channel: CommsChannel): string {
   const { min, max } = wordRangeFor(playbook.draft, channel);
-  return `On ${channel}, keep what you write to about ${min}–${max} words and ${CHANNEL_TIPS[channel]}.`;
+  return `On ${channel}, keep what you write to about ${min}–${max} words; ${CHANNEL_TIPS[channel]}.`;
 }
 
 export function analyseCommsEmbedded(request: CommsRequest): CommsAnalysis {

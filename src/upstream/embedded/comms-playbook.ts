@@ -97,9 +97,9 @@ export function hypeAllowance(tolerance: Tolerance): number {
 /** One habit per channel, added to the do list when the caller names a channel. */
 export const CHANNEL_TIPS: Readonly<Record<CommsChannel, string>> = {
   email: 'use a subject line that states the purpose and the ask',
-  chat: 'make one point per message and move anything complex to a call',
-  call: 'send a short agenda beforehand and recap the agreed next step in writing',
-  meeting: 'share the agenda in advance and close with owners and dates',
+  chat: 'make one point per message, and move anything complex to a call',
+  call: 'send a short agenda beforehand, and recap the agreed next step in writing',
+  meeting: 'share the agenda in advance, and close with owners and dates',
 };
 
 export const COMMS_PLAYBOOK: Readonly<Record<ProfileName, Playbook>> = {

@@ -55,7 +55,9 @@ const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'jr', 'sr', 'vs', 'e.g', 'i.e', 'approx']);
 
 const SALUTATION =
-  /^(?:hi|hello|hey|hiya|dear|greetings|good (?:morning|afternoon|evening))\b[^,.!?:\n]{0,40}[,:!.]?/i;
+  /^(?:hi|hello|hey|hiya|dear|greetings|good (?:morning|afternoon|evening))\b(?:(?:dr|mrs?|ms|prof)\.\s|[^,.!?:\n]){0,40}[,:!.]?/i;
+/** A first line that is only a name or a group: "Team,", "Dana,". */
+const ADDRESS = /^[\p{L}][\p{L} .'’-]{0,30},$/u;
 const SIGN_OFF =
   /^(?:thanks|thank you|many thanks|thanks again|best|best regards|best wishes|regards|kind regards|warm regards|warmly|cheers|sincerely|all the best|talk soon|speak soon)\b[\w\s,]{0,24}[.!]?$/i;
 
@@ -96,6 +98,7 @@ export const IMPERATIVE =
 
 const ASK = [
   /\b(?:could|can|would|will) you\b/i,
+  /\b(?:could|can|shall|should) we\b/i,
   /\bplease\b/i,
   /\blet me know\b/i,
   /\b(?:I|we)(?: really)? (?:need|want|would like|['’]d like) (?:you|your)\b/i,
@@ -182,6 +185,7 @@ export function splitSentences(draft: string): string[] {
 function splitSalutation(draft: string, pieces: Piece[]): boolean {
   const first = pieces[0];
   const head = first === undefined ? undefined : SALUTATION.exec(first.text)?.[0];
+  if (first !== undefined && ADDRESS.test(first.text) && countWords(first.text) <= 3) return true;
   if (first === undefined || head === undefined) return false;
   if (head.length === first.text.length) return countWords(head) <= 5;
   if (!/[,:]$/.test(head)) return false;

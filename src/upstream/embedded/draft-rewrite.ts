@@ -98,11 +98,13 @@ function addedUnit(text: string, flags: Partial<Pick<Unit, 'isAsk' | 'isPleasant
   return { text, words: countWords(text), isAsk: false, isPleasantry: false, hasDeadline: false, ...flags, added: true, breakAfter: ' ' };
 }
 
+/** Moves a sentence; in a draft laid out in lines it becomes a paragraph of its own. */
 function move(units: Unit[], from: number, to: number): void {
+  const laidOut = units.slice(0, -1).some((u) => u.breakAfter.includes('\n'));
   const [unit] = units.splice(from, 1);
   if (!unit) return;
   const text = tidy(unit.text.replace(/^(?:anyway|so|also|and|but|well|ok|okay)\b,?\s*/i, ''));
-  units.splice(to, 0, { ...unit, text, breakAfter: ' ' });
+  units.splice(to, 0, { ...unit, text, breakAfter: laidOut ? '\n\n' : ' ' });
 }
 
 function leadingPleasantries(units: readonly Unit[]): number {

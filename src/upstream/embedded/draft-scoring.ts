@@ -72,21 +72,21 @@ function checkLength({ f, range, reader, prefs }: Context): Check {
   const { min, max } = range;
   if (f.words < min) {
     const add = prefs.opener === 'warm' ? 'a personal line and the reason behind the request' : 'the context and one or two facts they need to act';
-    const suggestion = `At ${f.words} words this is shorter than the ${min}–${max} words that suit ${reader}; add ${add}.`;
+    const suggestion = `At ${f.words} word${f.words === 1 ? '' : 's'} this is shorter than the ${min}–${max} words that suit ${reader}; add ${add}.`;
     return { feature: 'length', score: f.words / min, issues: issue(f.body[0] ?? f.salutation ?? undefined, suggestion) };
   }
   if (f.words <= max) return { feature: 'length', score: 1, issues: [] };
   let running = f.salutation?.words ?? 0;
   const over = f.body.find((s) => (running += s.words) > max);
   const suggestion = `At ${f.words} words this runs past the ${min}–${max} words that suit ${reader}; cut from here on, keeping only what they need to act.`;
-  return { feature: 'length', score: clamp01(1 - (f.words - max) / max), issues: issue(over, suggestion) };
+  return { feature: 'length', score: clamp01(1 - (1.5 * (f.words - max)) / max), issues: issue(over, suggestion) };
 }
 
 function checkDirectness({ f, prefs, reader }: Context): Check {
   const ask = f.ask;
   if (!ask) return { feature: 'directness', score: prefs.directness === 'ask-first' ? 0 : prefs.directness === 'either' ? 0.5 : 0.3, issues: [] };
   if (prefs.directness === 'ask-first') {
-    const score = { early: 1, middle: 0.5, late: 0.2 }[ask.position];
+    const score = { early: 1, middle: 0.4, late: 0.1 }[ask.position];
     const suggestion = `Move this request to the opening line: ${reader} wants the ask first, then the detail.`;
     return { feature: 'directness', score, issues: score < 1 ? issue(ask.sentence, suggestion) : [] };
   }
@@ -104,7 +104,7 @@ function checkCallToAction({ f, prefs, reader }: Context): Check {
   if (prefs.callToAction === 'open') {
     if (f.pressure.length > 0) {
       const issues = f.pressure.flatMap((p) =>
-        issue(p.sentence, `Replace "${p.text}" with an open invitation such as "when you have a moment": pressure makes ${reader} pull back.`),
+        issue(p.sentence, `Drop "${p.text}" and leave them room, e.g. "when you have a moment": pressure makes ${reader} pull back.`),
       );
       return { feature: 'callToAction', score: 0.3, issues };
     }

@@ -1,0 +1,200 @@
+/** POST /api/v1/snap against real PostgreSQL and Redis: contract §4.1, §5, §7. */
+import { MESSAGES } from '../../src/domain/messages';
+import { PROFILE_CODES, PROFILE_NAMES } from '../../src/domain/profiles';
+import { balanceOf, createAccount, ledgerOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+function postSnap(account: TestAccount, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return server.post('/api/v1/snap', body, { 'x-api-key': account.apiKey, ...headers });
+}
+
+async function expectFailure(response: Response, status: number, message: string): Promise<void> {
+  const body = await response.json();
+  expect({ status: response.status, body }).toEqual({
+    status,
+    body: { success: false, message, error: message, statusCode: status, timestamp: expect.any(String) },
+  });
+  expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
+}
+
+describe('createSnap', () => {
+  test('when the request is valid, then it answers 201 with the snap in the envelope and charges one credit', async () => {
+    const account = await createAccount(server, 5);
+    const response = await postSnap(account, PERSON);
+    const body = await response.json();
+
+    expect(response.status).toBe(201);
+    expect(body).toEqual({
+      success: true,
+      message: 'Snap generated successfully',
+      data: { snapId: expect.any(Number), snapResponse: expect.objectContaining({ name: PERSON.name }) },
+      statusCode: 201,
+      timestamp: expect.any(String),
+      error: null,
+    });
+    const prediction = body.data.snapResponse;
+    expect(PROFILE_NAMES).toContain(prediction.profile);
+    expect(PROFILE_CODES).toContain(prediction.primary_code);
+    expect(prediction.secondary_profile).not.toBe('Visionary');
+    expect(await balanceOf(server, account.accountId)).toBe(4);
+    expect(await ledgerOf(server, account.accountId)).toEqual({ sum: 4, rows: 2 });
+    expect(await snapCountOf(server, account.accountId)).toBe(1);
+  });
+
+  test('when ageRange and jobType are given, then they are stored with the snap', async () => {
+    const account = await createAccount(server, 1);
+    const response = await postSnap(account, { ...PERSON, ageRange: '35-44' });
+    const { data } = await response.json();
+    const row = await server.services.db('snaps').where({ id: data.snapId }).first();
+    expect(row.request).toEqual({ ...PERSON, ageRange: '35-44' });
+    expect(row.predictor).toBe('embedded');
+  });
+
+  describe('when the API key is missing, malformed, unknown or inactive, then it answers the bare 401 body', () => {
+    const bare = { message: 'Invalid or inactive api key', error: 'Invalid or inactive api key', statusCode: 401 };
+
+    test.each([
+      ['missing', undefined],
+      ['empty', ''],
+      ['not our format', 'sk-test-1234'],
+      ['a bad checksum', 'pps_live_0123456789abcdef0123456789abcdef01234567_00000000'],
+    ])('%s', async (_name, apiKey) => {
+      const headers: Record<string, string> = apiKey === undefined ? {} : { 'x-api-key': apiKey };
+      const response = await server.post('/api/v1/snap', PERSON, headers);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(bare);
+    });
+
+    test('well-formed but unknown', async () => {
+      const other = await createAccount(server, 1);
+      const unknown = other.apiKey.replace(/pps_live_(\w{40})_/, (_m, random: string) => `pps_live_${random.split('').reverse().join('')}_`);
+      const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': unknown });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(bare);
+    });
+
+    test('deactivated', async () => {
+      const account = await createAccount(server, 3);
+      await server.admin('DELETE', `/admin/v1/keys/${account.keyId}`);
+      const response = await postSnap(account, PERSON);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(bare);
+      expect(await balanceOf(server, account.accountId)).toBe(3);
+    });
+
+    test('before the body is looked at', async () => {
+      const response = await server.post('/api/v1/snap', '{not json', {});
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(bare);
+    });
+  });
+
+  describe('when the body is invalid, then it answers 400 with the class-validator text and charges nothing', () => {
+    const long = (n: number) => 'x'.repeat(n);
+    test.each([
+      ['name is a number', { ...PERSON, name: 42 }, 'name must be a string'],
+      ['name is null', { ...PERSON, name: null }, 'name must be a string'],
+      ['name is an object', { ...PERSON, name: { first: 'Ada' } }, 'name must be a string'],
+      ['name is missing', { notes: PERSON.notes }, 'name should not be empty'],
+      ['name is empty', { ...PERSON, name: '' }, 'name should not be empty'],
+      ['notes are empty', { ...PERSON, notes: '' }, 'notes should not be empty'],
+      ['notes are missing', { name: PERSON.name }, 'notes should not be empty'],
+      ['name is too long', { ...PERSON, name: long(201) }, 'name must be shorter than or equal to 200 characters'],
+      ['notes are too long', { ...PERSON, notes: long(5001) }, 'notes must be shorter than or equal to 5000 characters'],
+      ['ageRange is too long', { ...PERSON, ageRange: long(33) }, 'ageRange must be shorter than or equal to 32 characters'],
+      ['jobType is too long', { ...PERSON, jobType: long(121) }, 'jobType must be shorter than or equal to 120 characters'],
+      ['jobType is a number', { ...PERSON, jobType: 7 }, 'jobType must be a string'],
+      ['an unknown property', { ...PERSON, foo: 1 }, 'property foo should not exist'],
+      ['two problems', { name: 1, notes: '' }, 'name must be a string, notes should not be empty'],
+      ['the body is an array', [PERSON], 'request body must be an object'],
+    ])('%s', async (_name, body, message) => {
+      const account = await createAccount(server, 2);
+      await expectFailure(await postSnap(account, body), 400, message);
+      expect(await balanceOf(server, account.accountId)).toBe(2);
+      expect(await snapCountOf(server, account.accountId)).toBe(0);
+    });
+
+    test('name at exactly 200 characters is accepted', async () => {
+      const account = await createAccount(server, 1);
+      expect((await postSnap(account, { ...PERSON, name: long(200) })).status).toBe(201);
+    });
+  });
+
+  test('when the body is not valid JSON, then it answers 400 "Request body is not valid JSON"', async () => {
+    const account = await createAccount(server, 1);
+    await expectFailure(await postSnap(account, '{"name": "Ada",'), 400, MESSAGES.invalidJson);
+  });
+
+  test('when the body is larger than 32 KiB, then it answers 413 in the envelope', async () => {
+    const account = await createAccount(server, 1);
+    const response = await postSnap(account, { ...PERSON, notes: 'x'.repeat(33 * 1024) });
+    await expectFailure(response, 413, 'Request body must not be larger than 32768 bytes');
+    expect(await balanceOf(server, account.accountId)).toBe(1);
+  });
+
+  test('when the body is not sent as JSON, then it answers 415 in the envelope', async () => {
+    const account = await createAccount(server, 1);
+    const response = await postSnap(account, 'name=Ada', { 'content-type': 'application/x-www-form-urlencoded' });
+    await expectFailure(response, 415, 'Content-Type must be application/json');
+  });
+
+  test('when the route does not exist, then it answers 404 in the envelope', async () => {
+    const account = await createAccount(server, 1);
+    const response = await server.post('/api/v1/snaps', PERSON, { 'x-api-key': account.apiKey });
+    await expectFailure(response, 404, 'Cannot POST /api/v1/snaps');
+  });
+
+  test('when the method is not POST, then it answers 405 with Allow', async () => {
+    const account = await createAccount(server, 1);
+    const response = await fetch(`${server.url}/api/v1/snap`, { headers: { 'x-api-key': account.apiKey } });
+    expect(response.headers.get('allow')).toBe('POST');
+    await expectFailure(response, 405, 'Method GET is not allowed on /api/v1/snap');
+  });
+
+  describe('credits', () => {
+    test('when the account has no credits, then it answers 400 insufficient credits and stores nothing', async () => {
+      const account = await createAccount(server, 0);
+      await expectFailure(await postSnap(account, PERSON), 400, MESSAGES.insufficientCredits);
+      expect(await snapCountOf(server, account.accountId)).toBe(0);
+      expect(await balanceOf(server, account.accountId)).toBe(0);
+    });
+
+    test('when the last credit is used, then the next call is refused', async () => {
+      const account = await createAccount(server, 1);
+      expect((await postSnap(account, PERSON)).status).toBe(201);
+      await expectFailure(await postSnap(account, PERSON), 400, MESSAGES.insufficientCredits);
+    });
+
+    test('when 40 requests race for 10 credits, then exactly 10 snaps are stored and charged', async () => {
+      const account = await createAccount(server, 10);
+      const responses = await Promise.all(Array.from({ length: 40 }, () => postSnap(account, PERSON)));
+      const statuses = responses.map((r) => r.status);
+      const refusals = await Promise.all(responses.filter((r) => r.status === 400).map((r) => r.json()));
+
+      expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(30);
+      expect(refusals.every((b) => b.message === MESSAGES.insufficientCredits)).toBe(true);
+      expect(await balanceOf(server, account.accountId)).toBe(0);
+      expect(await snapCountOf(server, account.accountId)).toBe(10);
+      expect(await ledgerOf(server, account.accountId)).toEqual({ sum: 0, rows: 11 });
+    });
+  });
+
+  test('when a request id is sent, then it is echoed; otherwise one is generated', async () => {
+    const account = await createAccount(server, 2);
+    const echoed = await postSnap(account, PERSON, { 'x-request-id': 'trace-123' });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+    const generated = await postSnap(account, PERSON);
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
