@@ -39,7 +39,7 @@ gen-check: install
 unit: install
 	npx jest --selectProjects unit
 
-integration: install
+integration: build
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
 
 clean:

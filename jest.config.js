@@ -3,6 +3,8 @@ const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // A global option (not per project): integration tests start servers and databases.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -15,7 +17,6 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       transform: { '^.+\\.ts$': tsJest },
-      testTimeout: 60000,
     },
   ],
 };

@@ -28,6 +28,8 @@ export interface Config {
   redisUrl: string | undefined;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** Prefix of the rate-limit keys in Redis: deployments sharing one Redis share a limit only with the same prefix. */
+  rateLimitRedisPrefix: string;
   /** An Express "trust proxy" value; `false` trusts no proxy. */
   trustProxy: boolean | number | string;
   /** Unset: the embedded predictor. */
@@ -68,6 +70,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
     rateLimitMax: read.integer('RATE_LIMIT_MAX', 120, { min: 1, max: 1_000_000_000 }),
     rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
+    rateLimitRedisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'pps:rl:'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
     openai: openAiKey
       ? {

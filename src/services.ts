@@ -29,7 +29,7 @@ export interface Services {
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
   await migrateToLatest(db);
-  const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, logger) : createMemoryStore();
+  const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();
   const accounts = new KnexAccountRepository(db);
   return {
     db,

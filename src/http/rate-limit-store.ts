@@ -20,7 +20,7 @@ export function createMemoryStore(): RateLimitStore {
 }
 
 /** Connects first: rate-limit-redis loads its scripts when created. */
-export async function createRedisStore(redisUrl: string, logger: Logger, fallbackAfterMs = 100): Promise<RateLimitStore> {
+export async function createRedisStore(redisUrl: string, prefix: string, logger: Logger, fallbackAfterMs = 100): Promise<RateLimitStore> {
   const client = createClient({
     url: redisUrl,
     disableOfflineQueue: true,
@@ -28,8 +28,8 @@ export async function createRedisStore(redisUrl: string, logger: Logger, fallbac
   });
   client.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis client error'));
   await client.connect();
-  const redis = new RedisStore({ prefix: 'pps:rl:', sendCommand: (...args: string[]) => client.sendCommand(args) });
-  const store = new FailoverStore(redis, new MemoryStore(), fallbackAfterMs, logger);
+  const redis = new RedisStore({ prefix, sendCommand: (...args: string[]) => client.sendCommand(args) });
+  const store = new FailoverStore(redis, new MemoryStore(), { prefix, fallbackAfterMs, logger });
   return {
     store,
     close: async () => {
@@ -42,15 +42,20 @@ export async function createRedisStore(redisUrl: string, logger: Logger, fallbac
 /** Uses `primary` while it answers in time, `fallback` otherwise. */
 class FailoverStore implements Store {
   readonly localKeys = false;
-  readonly prefix = 'pps:rl:';
+  readonly prefix: string;
+  private readonly fallbackAfterMs: number;
+  private readonly logger: Logger;
   private failing = false;
 
   constructor(
     private readonly primary: Store,
     private readonly fallback: MemoryStore,
-    private readonly fallbackAfterMs: number,
-    private readonly logger: Logger,
-  ) {}
+    options: { prefix: string; fallbackAfterMs: number; logger: Logger },
+  ) {
+    this.prefix = options.prefix;
+    this.fallbackAfterMs = options.fallbackAfterMs;
+    this.logger = options.logger;
+  }
 
   init(options: Options): void {
     void this.primary.init?.(options);

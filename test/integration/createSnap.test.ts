@@ -1,4 +1,5 @@
 /** POST /api/v1/snap against real PostgreSQL and Redis: contract §4.1, §5, §7. */
+import { bodyOf } from '../support/json';
 import { MESSAGES } from '../../src/domain/messages';
 import { PROFILE_CODES, PROFILE_NAMES } from '../../src/domain/profiles';
 import { balanceOf, createAccount, ledgerOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
@@ -19,7 +20,7 @@ function postSnap(account: TestAccount, body: unknown, headers: Record<string, s
 }
 
 async function expectFailure(response: Response, status: number, message: string): Promise<void> {
-  const body = await response.json();
+  const body = await bodyOf(response);
   expect({ status: response.status, body }).toEqual({
     status,
     body: { success: false, message, error: message, statusCode: status, timestamp: expect.any(String) },
@@ -31,7 +32,7 @@ describe('createSnap', () => {
   test('when the request is valid, then it answers 201 with the snap in the envelope and charges one credit', async () => {
     const account = await createAccount(server, 5);
     const response = await postSnap(account, PERSON);
-    const body = await response.json();
+    const body = await bodyOf(response);
 
     expect(response.status).toBe(201);
     expect(body).toEqual({
@@ -54,7 +55,7 @@ describe('createSnap', () => {
   test('when ageRange and jobType are given, then they are stored with the snap', async () => {
     const account = await createAccount(server, 1);
     const response = await postSnap(account, { ...PERSON, ageRange: '35-44' });
-    const { data } = await response.json();
+    const { data } = await bodyOf(response);
     const row = await server.services.db('snaps').where({ id: data.snapId }).first();
     expect(row.request).toEqual({ ...PERSON, ageRange: '35-44' });
     expect(row.predictor).toBe('embedded');
@@ -72,7 +73,7 @@ describe('createSnap', () => {
       const headers: Record<string, string> = apiKey === undefined ? {} : { 'x-api-key': apiKey };
       const response = await server.post('/api/v1/snap', PERSON, headers);
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual(bare);
+      expect(await bodyOf(response)).toEqual(bare);
     });
 
     test('well-formed but unknown', async () => {
@@ -80,7 +81,7 @@ describe('createSnap', () => {
       const unknown = other.apiKey.replace(/pps_live_(\w{40})_/, (_m, random: string) => `pps_live_${random.split('').reverse().join('')}_`);
       const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': unknown });
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual(bare);
+      expect(await bodyOf(response)).toEqual(bare);
     });
 
     test('deactivated', async () => {
@@ -88,14 +89,14 @@ describe('createSnap', () => {
       await server.admin('DELETE', `/admin/v1/keys/${account.keyId}`);
       const response = await postSnap(account, PERSON);
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual(bare);
+      expect(await bodyOf(response)).toEqual(bare);
       expect(await balanceOf(server, account.accountId)).toBe(3);
     });
 
     test('before the body is looked at', async () => {
       const response = await server.post('/api/v1/snap', '{not json', {});
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual(bare);
+      expect(await bodyOf(response)).toEqual(bare);
     });
   });
 
@@ -179,7 +180,7 @@ describe('createSnap', () => {
       const account = await createAccount(server, 10);
       const responses = await Promise.all(Array.from({ length: 40 }, () => postSnap(account, PERSON)));
       const statuses = responses.map((r) => r.status);
-      const refusals = await Promise.all(responses.filter((r) => r.status === 400).map((r) => r.json()));
+      const refusals = await Promise.all(responses.filter((r) => r.status === 400).map(bodyOf));
 
       expect(statuses.filter((s) => s === 201)).toHaveLength(10);
       expect(statuses.filter((s) => s === 400)).toHaveLength(30);

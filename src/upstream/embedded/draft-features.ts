@@ -231,7 +231,9 @@ function findAll(body: readonly Sentence[], pattern: RegExp): Finding[] {
   return findings;
 }
 
+/** Which third of the body a sentence sits in; the first sentence is always early. */
 function positionOf(index: number, total: number): Position {
+  if (index === 0) return 'early';
   const centre = (index + 0.5) / total;
   if (centre < 1 / 3) return 'early';
   return centre > 2 / 3 ? 'late' : 'middle';

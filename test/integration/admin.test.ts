@@ -1,0 +1,139 @@
+/** The product-internal admin API (DESIGN.md's table) and its CLI. */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { bodyOf } from '../support/json';
+import { createAccount, ledgerOf, PERSON } from '../support/factories';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+function adminFetch(method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${server.adminUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${options.token ?? TEST_ADMIN_TOKEN}`,
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+}
+
+describe('admin API', () => {
+  test('when an account is created, then it answers 201 with a key shown once, and the key works', async () => {
+    const response = await adminFetch('POST', '/admin/v1/accounts', { body: { name: 'Acme', credits: 3 } });
+    const body = await bodyOf(response);
+    expect(response.status).toBe(201);
+    expect(body).toEqual({
+      success: true,
+      message: 'Account created',
+      data: { accountId: expect.any(Number), keyId: expect.any(Number), apiKey: expect.stringMatching(/^pps_live_[0-9a-f]{40}_[0-9a-f]{8}$/), credits: 3 },
+      statusCode: 201,
+      timestamp: expect.any(String),
+      error: null,
+    });
+    const snap = await server.post('/api/v1/snap', PERSON, { 'x-api-key': body.data.apiKey });
+    expect(snap.status).toBe(201);
+  });
+
+  test('when an account is shown, then it lists its balance and key prefixes, never a key or hash', async () => {
+    const account = await createAccount(server, 7);
+    const response = await adminFetch('GET', `/admin/v1/accounts/${account.accountId}`);
+    const body = await bodyOf(response);
+    expect(body.data).toEqual({
+      accountId: account.accountId,
+      name: expect.any(String),
+      credits: 7,
+      keys: [{ keyId: account.keyId, prefix: account.apiKey.slice(0, 17), active: true }],
+    });
+    expect(JSON.stringify(body)).not.toContain(account.apiKey);
+  });
+
+  test('when credits are added, then the balance and the ledger grow by the amount', async () => {
+    const account = await createAccount(server, 2);
+    const response = await adminFetch('POST', `/admin/v1/accounts/${account.accountId}/credits`, { body: { amount: 5 } });
+    expect((await bodyOf(response)).data).toEqual({ accountId: account.accountId, credits: 7 });
+    expect(await ledgerOf(server, account.accountId)).toEqual({ sum: 7, rows: 2 });
+  });
+
+  test('when a second key is created, then both keys work until one is deactivated', async () => {
+    const account = await createAccount(server, 5);
+    const created = await bodyOf(await adminFetch('POST', `/admin/v1/accounts/${account.accountId}/keys`));
+    expect(created.statusCode).toBe(201);
+    const second = created.data.apiKey as string;
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': second })).status).toBe(201);
+
+    const deactivated = await bodyOf(await adminFetch('DELETE', `/admin/v1/keys/${created.data.keyId}`));
+    expect(deactivated.data).toEqual({ keyId: created.data.keyId, active: false });
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': second })).status).toBe(401);
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
+  });
+
+  test.each([
+    ['GET', '/admin/v1/accounts/999999999', undefined, 'Account not found'],
+    ['POST', '/admin/v1/accounts/999999999/credits', { amount: 1 }, 'Account not found'],
+    ['POST', '/admin/v1/accounts/999999999/keys', undefined, 'Account not found'],
+    ['DELETE', '/admin/v1/keys/999999999', undefined, 'API key not found'],
+  ])('when %s %s names nothing, then it answers 404', async (method, path, body, message) => {
+    const response = await adminFetch(method, path, { body });
+    expect(response.status).toBe(404);
+    expect(await bodyOf(response)).toEqual({ success: false, message, error: message, statusCode: 404, timestamp: expect.any(String) });
+  });
+
+  test.each([
+    ['a negative balance', { name: 'x', credits: -1 }, 'credits must not be less than 0'],
+    ['a missing name', { credits: 1 }, 'name should not be empty'],
+    ['an unknown property', { name: 'x', credits: 1, admin: true }, 'property admin should not exist'],
+  ])('when an account is created with %s, then it answers 400', async (_name, body, message) => {
+    const response = await adminFetch('POST', '/admin/v1/accounts', { body });
+    expect(response.status).toBe(400);
+    expect((await bodyOf(response)).message).toBe(message);
+  });
+
+  test('when the token is wrong or missing, then it answers 401 and does nothing', async () => {
+    const wrong = await adminFetch('POST', '/admin/v1/accounts', { token: 'not-the-token', body: { name: 'x', credits: 1 } });
+    const missing = await fetch(`${server.adminUrl}/admin/v1/accounts/1`);
+    for (const response of [wrong, missing]) {
+      expect(response.status).toBe(401);
+      expect(await bodyOf(response)).toEqual({ message: 'Invalid admin token', error: 'Invalid admin token', statusCode: 401 });
+    }
+  });
+
+  test('when the admin listener is asked, then the public listener does not serve admin routes', async () => {
+    const response = await fetch(`${server.url}/admin/v1/accounts/1`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(response.status).toBe(404);
+  });
+});
+
+/** Runs the built CLI (make integration builds first), as `npm run admin` does. */
+describe('admin CLI', () => {
+  const run = promisify(execFile);
+  const cli = (...args: string[]) =>
+    run(process.execPath, [join(__dirname, '../../dist/src/cli/admin.js'), ...args], {
+      env: { ...process.env, ADMIN_TOKEN: TEST_ADMIN_TOKEN, ADMIN_URL: server.adminUrl },
+    });
+
+  test('when create-account, add-credits, create-key, deactivate-key and show-account run, then each does its job', async () => {
+    const created = JSON.parse((await cli('create-account', 'CLI Ltd', '4')).stdout).data;
+    expect(created.credits).toBe(4);
+    const topped = JSON.parse((await cli('add-credits', String(created.accountId), '6')).stdout).data;
+    expect(topped.credits).toBe(10);
+    const key = JSON.parse((await cli('create-key', String(created.accountId))).stdout).data;
+    const deactivated = JSON.parse((await cli('deactivate-key', String(key.keyId))).stdout).data;
+    expect(deactivated).toEqual({ keyId: key.keyId, active: false });
+    const shown = JSON.parse((await cli('show-account', String(created.accountId))).stdout).data;
+    expect(shown.keys.map((k: { active: boolean }) => k.active)).toEqual([true, false]);
+  });
+
+  test('when the command is unknown, then it prints the usage and exits 2', async () => {
+    await expect(cli('explode')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run admin') });
+  });
+});
