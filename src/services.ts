@@ -49,5 +49,5 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
 function createPredictor(config: Config): Predictor {
   if (!config.openai) return new EmbeddedPredictor();
   const { apiKey, baseUrl, model, timeoutSeconds, maxRetries } = config.openai;
-  return new OpenAiPredictor({ apiKey, baseURL: baseUrl, model, timeoutMs: timeoutSeconds * 1000, maxRetries });
+  return new OpenAiPredictor({ apiKey, baseURL: baseUrl, model, timeoutMs: Math.round(timeoutSeconds * 1000), maxRetries });
 }

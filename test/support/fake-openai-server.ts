@@ -87,6 +87,8 @@ export interface FakeOpenAi {
   script(...behaviours: Behaviour[]): void;
   /** The behaviour for requests once the queue is empty (default: a loud 500, not retried). */
   always(behaviour: Behaviour): void;
+  /** Forget queued behaviours and recorded requests (between tests). */
+  reset(): void;
   /** Stop listening, cancel pending delays and destroy every open socket. */
   close(): Promise<void>;
 }
@@ -165,6 +167,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     script: (...behaviours) => void queue.push(...behaviours),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
     always: (behaviour) => {
       fallback = behaviour;
     },

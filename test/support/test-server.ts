@@ -2,6 +2,7 @@
  * Starts the real service on port 0 (public and admin listeners) against the real
  * PostgreSQL and Redis named by DATABASE_URL and REDIS_URL (make test provides them).
  */
+import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { startServer, type RunningServer } from '../../src/server';
@@ -10,6 +11,8 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 export interface TestServer extends RunningServer {
   adminUrl: string;
+  /** Every log line written so far (JSON, one per line); empty unless LOG_LEVEL is set. */
+  logs(): string;
   /** POST JSON to the public API. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /** Call the admin API and return its `data`. */
@@ -38,12 +41,20 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const server = await startServer(config, createLogger(config.logLevel));
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const server = await startServer(config, createLogger(config.logLevel, sink));
   const adminUrl = server.adminUrl;
   if (!adminUrl) throw new Error('the admin listener did not start');
   return {
     ...server,
     adminUrl,
+    logs: () => lines.join(''),
     post: (path, body, headers = {}) =>
       fetch(`${server.url}${path}`, {
         method: 'POST',

@@ -1,0 +1,200 @@
+/**
+ * The OpenAI-compatible upstream through the whole service: the real `openai` client
+ * against a local fake server, real PostgreSQL and Redis. Every failure maps to the
+ * contract's 500, stores nothing and charges nothing.
+ */
+import { bodyOf } from '../support/json';
+import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi } from '../support/fake-openai-server';
+import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+const OPENAI_API_KEY = 'sk-upstream-secret-0123456789';
+const MODEL = 'gpt-test-mini';
+const PREDICTION = {
+  profile: 'Precisionist',
+  primary_code: 'PR',
+  secondary_profile: 'Systematizer',
+  secondary_code: 'SY',
+  confidence: 'High',
+  reasoning: 'Audits and double-checks.',
+  summary: 'Careful and exact.',
+  secondary_profile_summary: 'Likes a plan.',
+};
+
+let fake: FakeOpenAi;
+let server: TestServer;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  server = await startTestServer({
+    OPENAI_API_KEY,
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MODEL: MODEL,
+    OPENAI_TIMEOUT_SECONDS: '1',
+    OPENAI_MAX_RETRIES: '1',
+    LOG_LEVEL: 'info',
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+beforeEach(() => {
+  fake.reset();
+});
+
+async function snapWith(behaviours: Behaviour[], credits = 3) {
+  fake.script(...behaviours);
+  const account = await createAccount(server, credits);
+  const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-request-id': `req-${Date.now()}` });
+  return { account, response, body: await bodyOf(response) };
+}
+
+describe('OpenAI upstream: createSnap', () => {
+  test('when the upstream predicts, then the snap carries its prediction and is stored with the model and prompt version', async () => {
+    const { account, response, body } = await snapWith([reply(PREDICTION)]);
+    expect(response.status).toBe(201);
+    expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...PREDICTION });
+    const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v1' });
+    expect(await balanceOf(server, account.accountId)).toBe(2);
+
+    const [sent] = fake.requests;
+    expect(sent?.path).toBe('/v1/chat/completions');
+    expect(sent?.headers.authorization).toBe(`Bearer ${OPENAI_API_KEY}`);
+    expect(sent?.chat).toMatchObject({ model: MODEL, responseFormatName: 'snap_prediction' });
+  });
+
+  test.each([
+    ['fields are missing', { profile: 'Catalyst' }, { profile: 'Catalyst', primary_code: 'CT', secondary_profile: null, secondary_code: null, confidence: null, reasoning: null, summary: null, secondary_profile_summary: null }],
+    ['fields have the wrong type', { ...PREDICTION, confidence: 3, reasoning: ['x'], summary: {} }, { ...PREDICTION, confidence: null, reasoning: null, summary: null }],
+    ['the profile is outside the taxonomy', { ...PREDICTION, profile: 'Wizard', primary_code: 'WZ' }, { ...PREDICTION, profile: null, primary_code: null }],
+    ['the codes are missing', { ...PREDICTION, primary_code: undefined, secondary_code: undefined }, PREDICTION],
+  ])('when %s, then it is still a 201 with nulls where the prediction gave nothing usable', async (_name, given, want) => {
+    const { response, body } = await snapWith([reply(given)]);
+    expect(response.status).toBe(201);
+    expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...want });
+  });
+
+  test('when the secondary profile is Visionary, then it answers the contract 500 and charges nothing', async () => {
+    const { account, response, body } = await snapWith([reply({ ...PREDICTION, secondary_profile: 'Visionary', secondary_code: 'VI' })]);
+    const message = 'Secondary profile predicted as Visionary which is not allowed please try it again';
+    expect(response.status).toBe(500);
+    expect(body).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
+    expect(await balanceOf(server, account.accountId)).toBe(3);
+    expect(await snapCountOf(server, account.accountId)).toBe(0);
+  });
+
+  describe('when the upstream fails, then it answers 500 "Failed to generate snap Please try again later", stores nothing and charges nothing', () => {
+    test.each<[string, Behaviour[], number]>([
+      ['500 twice (retried once)', [status(500), status(500)], 2],
+      ['429 twice (retried once)', [status(429, undefined, { headers: { 'retry-after-ms': '0' } }), status(429, undefined, { headers: { 'retry-after-ms': '0' } })], 2],
+      ['401 from the upstream', [status(401)], 1],
+      ['a reply slower than OPENAI_TIMEOUT_SECONDS', [delay(3000, reply(PREDICTION))], 1],
+      ['a hang', [hang()], 1],
+      ['a body that is not JSON', [garbage(), garbage()], 2],
+      ['finish_reason length', [replyRaw('{"profile": "Catal', { finishReason: 'length' })], 1],
+      ['a refusal', [refuse('I cannot help with that.')], 1],
+      ['content that is not JSON', [replyRaw('Sure! The profile is Catalyst.')], 1],
+    ])('%s', async (_name, behaviours, attempts) => {
+      const started = Date.now();
+      const { account, response, body } = await snapWith(behaviours);
+      const message = 'Failed to generate snap Please try again later';
+      expect(response.status).toBe(500);
+      expect(body).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect(fake.requests.length).toBeLessThanOrEqual(attempts);
+      expect(await balanceOf(server, account.accountId)).toBe(3);
+      expect(await snapCountOf(server, account.accountId)).toBe(0);
+    });
+  });
+
+  test('when the upstream fails, then the log has the request id and upstream status, never the keys or the notes', async () => {
+    fake.script(status(503, undefined, { headers: { 'x-should-retry': 'false' } }));
+    const account = await createAccount(server, 1);
+    await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-request-id': 'req-log-check' });
+    const line = server
+      .logs()
+      .split('\n')
+      .find((l) => l.includes('req-log-check') && l.includes('upstreamStatus'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ upstreamStatus: 503, msg: 'Failed to generate snap Please try again later' });
+    const logs = server.logs();
+    expect(logs).not.toContain(OPENAI_API_KEY);
+    expect(logs).not.toContain(account.apiKey);
+    expect(logs).not.toContain(PERSON.notes);
+  });
+
+  test('when 50 requests wait on a 1 s upstream at once, then they finish together, not one after another', async () => {
+    const slowFake = await startFakeOpenAi();
+    slowFake.always(delay(1000, reply(PREDICTION)));
+    const patient = await startTestServer({ OPENAI_API_KEY, OPENAI_BASE_URL: slowFake.baseURL, OPENAI_TIMEOUT_SECONDS: '10' });
+    try {
+      const account = await createAccount(patient, 50);
+      const started = Date.now();
+      const responses = await Promise.all(Array.from({ length: 50 }, () => patient.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })));
+      const elapsed = Date.now() - started;
+      expect(responses.map((r) => r.status)).toEqual(Array(50).fill(201));
+      // One after another would take 50 s; a database connection held across the call, 5 s.
+      expect(elapsed).toBeLessThan(4000);
+      expect(await balanceOf(patient, account.accountId)).toBe(0);
+    } finally {
+      await patient.close();
+      await slowFake.close();
+    }
+  });
+});
+
+describe('OpenAI upstream: createCommsAnalysis', () => {
+  const ANALYSIS = {
+    profile: 'Precisionist',
+    primary_code: 'PR',
+    summary: 'Lead with the data.',
+    do: ['Be specific'],
+    dont: ['Hype'],
+    phrases_to_use: ['The figures show'],
+    phrases_to_avoid: ['Trust me'],
+    draft_analysis: { fit_score: 40, issues: [{ excerpt: 'maybe', suggestion: 'Be direct.' }], rewrite: 'Could you review the figures by Friday?' },
+  };
+
+  async function snapFor(credits: number) {
+    fake.script(reply(PREDICTION));
+    const account = await createAccount(server, credits);
+    const snap = await bodyOf(await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey }));
+    return { account, snapId: snap.data.snapId as number };
+  }
+
+  test('when the upstream analyses, then the analysis is returned, stored and charged', async () => {
+    const { account, snapId } = await snapFor(3);
+    fake.requests.length = 0;
+    fake.script(reply(ANALYSIS));
+    const response = await server.post('/api/v1/snap/comms', { snapId, channel: 'email', draft: 'maybe we could talk' }, { 'x-api-key': account.apiKey });
+    const body = await bodyOf(response);
+    expect(response.status).toBe(201);
+    expect(body.data).toEqual({ commsId: expect.any(Number), snapId, commsResponse: ANALYSIS });
+    expect(fake.requests[0]?.chat?.responseFormatName).toBe('comms_analysis');
+    expect(await balanceOf(server, account.accountId)).toBe(1);
+  });
+
+  test('when fields are missing, then they come back null or empty and it is still a 201', async () => {
+    const { account, snapId } = await snapFor(3);
+    fake.script(reply({ summary: 'Short.' }));
+    const response = await server.post('/api/v1/snap/comms', { snapId }, { 'x-api-key': account.apiKey });
+    expect(response.status).toBe(201);
+    expect((await bodyOf(response)).data.commsResponse).toEqual({
+      profile: null, primary_code: null, summary: 'Short.', do: [], dont: [], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: null,
+    });
+  });
+
+  test('when the upstream fails, then it answers the comms 500 and charges nothing', async () => {
+    const { account, snapId } = await snapFor(3);
+    fake.script(garbage(), garbage());
+    const response = await server.post('/api/v1/snap/comms', { snapId }, { 'x-api-key': account.apiKey });
+    const message = 'Failed to generate communication analysis Please try again later';
+    expect(response.status).toBe(500);
+    expect(await bodyOf(response)).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
+    expect(await balanceOf(server, account.accountId)).toBe(2);
+  });
+});
