@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import { SPEC_PATHS } from '../project-root';
 import type { Services } from '../services';
 import { apiKeyAuth } from './api-key-auth';
+import { docsRoutes } from './docs-routes';
 import { errorMapper } from './error-mapper';
 import { publicHandlers } from './handlers';
 import { jsonBody } from './json-body';
@@ -22,6 +23,7 @@ export function createApiApp(config: Config, services: Services, logger: Logger)
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(requestLog(logger));
+  app.use(docsRoutes()); // public: no key, no rate limit, not validated against the spec
   app.use(
     '/api/v1',
     rateLimitByIp({ limit: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds, store: services.rateLimit.store }),
