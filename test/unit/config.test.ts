@@ -1,0 +1,68 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('loadConfig', () => {
+  test('when nothing is set, then the embedded defaults apply', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 3000,
+      adminHost: '127.0.0.1',
+      adminPort: 3001,
+      adminToken: undefined,
+      databaseUrl: undefined,
+      dataDir: './.data',
+      redisUrl: undefined,
+      rateLimitMax: 120,
+      rateLimitWindowSeconds: 60,
+      trustProxy: false,
+      openai: undefined,
+      validateResponses: true,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('when OPENAI_API_KEY is set, then the OpenAI settings come with their defaults', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).openai).toEqual({
+      apiKey: 'sk-x',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+      timeoutSeconds: 30,
+      maxRetries: 1,
+    });
+  });
+
+  test.each([
+    ['unset', undefined, false],
+    ['false', 'false', false],
+    ['true', 'true', true],
+    ['a hop count', '2', 2],
+    ['a list of subnets', 'loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('when TRUST_PROXY is %s, then Express gets %p', (_name, value, want) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(want);
+  });
+
+  test('when NODE_ENV is production, then responses are not validated unless asked', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).validateResponses).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', VALIDATE_RESPONSES: 'true' }).validateResponses).toBe(true);
+  });
+
+  test.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['RATE_LIMIT_WINDOW_SECONDS', '1.5'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['REDIS_URL', 'not a url'],
+    ['ADMIN_TOKEN', 'short'],
+    ['LOG_LEVEL', 'loud'],
+    ['VALIDATE_RESPONSES', 'maybe'],
+    ['TRUST_PROXY', 'every$one'],
+  ])('when %s is %p, then startup stops with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  test('when a URL with a password is invalid, then the message does not repeat it', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).toThrow(/^(?!.*hunter2).*DATABASE_URL/);
+  });
+});

@@ -1,0 +1,108 @@
+/** The snap use case with in-memory ports (the domain's own seams, not mocks of modules). */
+import { AppError } from '../../../src/domain/app-error';
+import { createSnap } from '../../../src/domain/create-snap';
+import type { ChargedSnap, CreditsRepository, SnapRepository } from '../../../src/domain/ports';
+import { PredictorError, type Predictor, type SnapPrediction } from '../../../src/upstream/predictor';
+
+const SUBJECT = { name: 'Ada', notes: 'Audits every figure.' };
+const CALLER = { accountId: 1, keyId: 1 };
+const PREDICTION: SnapPrediction = {
+  profile: 'Precisionist',
+  primary_code: 'PR',
+  secondary_profile: 'Systematizer',
+  secondary_code: 'SY',
+  confidence: 'High',
+  reasoning: 'r',
+  summary: 's',
+  secondary_profile_summary: 'ss',
+};
+
+function inMemory(credits: number) {
+  const stored: ChargedSnap[] = [];
+  let balance = credits;
+  const creditsRepo: CreditsRepository = { balanceOf: async () => balance };
+  const snaps: SnapRepository = {
+    storeCharged: async (snap) => {
+      if (balance < 1) return null;
+      balance -= 1;
+      stored.push(snap);
+      return { snapId: stored.length };
+    },
+    findOwned: async () => null,
+  };
+  return { credits: creditsRepo, snaps, stored, balance: () => balance };
+}
+
+function predicting(outcome: SnapPrediction | Error): Predictor & { calls: number } {
+  const predictor = {
+    calls: 0,
+    predictSnap: async () => {
+      predictor.calls += 1;
+      if (outcome instanceof Error) throw outcome;
+      return { result: outcome, provenance: { predictor: 'embedded' as const, model: 'm', promptVersion: 'v' } };
+    },
+    analyseComms: async () => {
+      throw new Error('not used');
+    },
+  };
+  return predictor;
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<{ kind: string; message: string }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return { kind: error.kind, message: error.message };
+}
+
+describe('createSnap (domain)', () => {
+  test('when a credit is left, then the prediction is stored, charged and returned with the name', async () => {
+    const store = inMemory(2);
+    const result = await createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, 'req-1');
+    expect(result).toEqual({ snapId: 1, snapResponse: { name: 'Ada', ...PREDICTION } });
+    expect(store.balance()).toBe(1);
+    expect(store.stored[0]?.provenance).toEqual({ predictor: 'embedded', model: 'm', promptVersion: 'v' });
+  });
+
+  test('when no credit is left, then the predictor is never called', async () => {
+    const store = inMemory(0);
+    const predictor = predicting(PREDICTION);
+    expect(await failureOf(createSnap({ ...store, predictor }, CALLER, SUBJECT, 'req-1'))).toEqual({
+      kind: 'insufficient_credits',
+      message: 'Insufficient API credits. Please add more credits to your account to continue.',
+    });
+    expect(predictor.calls).toBe(0);
+  });
+
+  test.each([
+    ['the secondary profile', { ...PREDICTION, secondary_profile: 'Visionary' as const, secondary_code: 'VI' as const }],
+    ['only the secondary code', { ...PREDICTION, secondary_profile: null, secondary_code: 'VI' as const }],
+  ])('when %s is Visionary, then it fails with the contract text and stores nothing', async (_name, prediction) => {
+    const store = inMemory(1);
+    expect(await failureOf(createSnap({ ...store, predictor: predicting(prediction) }, CALLER, SUBJECT, 'req-1'))).toEqual({
+      kind: 'generation_failed',
+      message: 'Secondary profile predicted as Visionary which is not allowed please try it again',
+    });
+    expect(store.stored).toHaveLength(0);
+    expect(store.balance()).toBe(1);
+  });
+
+  test('when the predictor fails, then it fails with the contract text and stores nothing', async () => {
+    const store = inMemory(1);
+    const failing = predicting(new PredictorError('upstream answered HTTP 500', { upstreamStatus: 500 }));
+    expect(await failureOf(createSnap({ ...store, predictor: failing }, CALLER, SUBJECT, 'req-1'))).toEqual({
+      kind: 'generation_failed',
+      message: 'Failed to generate snap Please try again later',
+    });
+    expect(store.balance()).toBe(1);
+  });
+
+  test('when the credit is spent by another request meanwhile, then it fails as insufficient credits', async () => {
+    const store = inMemory(1);
+    const racing = { ...store, credits: { balanceOf: async () => 1 } };
+    await createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, 'req-1');
+    expect((await failureOf(createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, 'req-2'))).kind).toBe('insufficient_credits');
+  });
+});
