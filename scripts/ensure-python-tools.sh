@@ -17,7 +17,7 @@ fi
 
 python="${PYTHON:-python3}"
 command -v "$python" >/dev/null 2>&1 || { echo "ensure-python-tools: $python not found (set PYTHON)" >&2; exit 1; }
-echo "creating $venv with $(tr '\n' ' ' <"$requirements")"
+echo "creating $venv with $(grep -v '^#' "$requirements" | tr '\n' ' ')"
 rm -rf "$venv"
 "$python" -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"

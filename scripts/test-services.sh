@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # Starts (or stops) a throwaway PostgreSQL and Redis for the tests, on loopback only.
-#   scripts/test-services.sh start   # writes .services/env with DATABASE_URL, REDIS_URL, ...
-#   scripts/test-services.sh stop
-# Ports: PPS_TEST_PG_PORT (default 55432), PPS_TEST_REDIS_PORT (default 56379).
+#   scripts/test-services.sh start DIR   # writes DIR/env with DATABASE_URL, REDIS_URL, ...
+#   scripts/test-services.sh stop DIR
+# Ports: PPS_TEST_PG_PORT and PPS_TEST_REDIS_PORT, or free ones picked at start, so
+# several runs (a developer's and a CI clone's) can live side by side.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-dir="$root/.services"
-pg_port="${PPS_TEST_PG_PORT:-55432}"
-redis_port="${PPS_TEST_REDIS_PORT:-56379}"
+dir="${2:?usage: $0 start|stop DIR}"
 pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)")"
 
 # PostgreSQL refuses to run as root: run it as the postgres user the package created.
@@ -16,14 +15,21 @@ as_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
 start() {
   "$root/scripts/ensure-system-packages.sh"
-  stop >/dev/null 2>&1 || true
-  rm -rf "$dir" && mkdir -p "$dir/pg" "$dir/redis"
+  pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl | sort -V | tail -n 1)")"
+  local pg_port="${PPS_TEST_PG_PORT:-$(free_port)}"
+  local redis_port="${PPS_TEST_REDIS_PORT:-$(free_port)}"
+  mkdir -p "$dir/pg" "$dir/redis"
+  chmod 755 "$dir"
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir/pg"
   as_pg "$pg_bin/initdb" -D "$dir/pg/data" --auth=trust --username=postgres --encoding=UTF8 >/dev/null
   as_pg "$pg_bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w -t 30 \
-    -o "-p $pg_port -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=300" start >/dev/null
+    -o "-p $pg_port -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
   "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres pps_test
   redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --dir "$dir/redis" --pidfile "$dir/redis/pid" --logfile "$dir/redis/log"
@@ -40,12 +46,15 @@ ENV
 }
 
 stop() {
-  if [ -d "$dir/pg/data" ]; then as_pg "$pg_bin/pg_ctl" -D "$dir/pg/data" -m immediate stop >/dev/null 2>&1 || true; fi
-  redis-cli -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true
+  [ -f "$dir/env" ] || return 0
+  # shellcheck disable=SC1091
+  . "$dir/env"
+  as_pg "$PPS_TEST_PG_BIN/pg_ctl" -D "$PPS_TEST_PGDATA" -m immediate stop >/dev/null 2>&1 || true
+  redis-cli -p "$PPS_TEST_REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
 }
 
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
 esac
