@@ -12,8 +12,10 @@ help:
 
 install: $(NPM_STAMP)
 
+# `npm install`, not `npm ci`: npm 11 leaves other platforms' optional native bindings
+# (unrs-resolver's) out of the lock file and then `npm ci` refuses it as out of sync.
 $(NPM_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm install --no-audit --no-fund --loglevel=error
 
 build: install
 	npm run build --silent
