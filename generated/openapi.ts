@@ -286,6 +286,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -299,6 +300,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
@@ -347,6 +349,32 @@ export interface components {
         };
         /** @description No snap with this id belongs to the caller's account. Nothing was charged. */
         SnapNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A call with this `Idempotency-Key` is still running. Nothing was charged; retry after it finishes. */
+        IdempotencyConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description This `Idempotency-Key` was used with another body (or on the other route). Nothing was charged. */
+        IdempotencyMismatch: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -438,7 +466,16 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description A key of your choosing (e.g. a UUID) that makes the call safe to retry. Within 24 hours,
+         *     a retry with the same key and the same body returns the first success unchanged
+         *     (with `Idempotent-Replayed: true`) and charges nothing; the same key with another
+         *     body is `422`; a retry while the first call is still running is `409`. Failures are
+         *     not kept, so a retry after a `500` runs again. Keys are scoped to your account.
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description The number of requests allowed per window for the client IP. */
@@ -449,6 +486,8 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Whole seconds until the current window resets and requests are accepted again. */
         "Retry-After": number;
+        /** @description `true` when this response is the stored first success of an earlier call with the same `Idempotency-Key`. */
+        "Idempotent-Replayed": "true";
         /** @description The request's identifier, echoed from the request's `X-Request-Id` or generated. Quote it when reporting a problem. */
         "X-Request-Id": string;
     };
@@ -459,7 +498,16 @@ export interface operations {
     createSnap: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (e.g. a UUID) that makes the call safe to retry. Within 24 hours,
+                 *     a retry with the same key and the same body returns the first success unchanged
+                 *     (with `Idempotent-Replayed: true`) and charges nothing; the same key with another
+                 *     body is `422`; a retry while the first call is still running is `409`. Failures are
+                 *     not kept, so a retry after a `500` runs again. Keys are scoped to your account.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -472,8 +520,10 @@ export interface operations {
             201: components["responses"]["SnapCreated"];
             400: components["responses"]["SnapBadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyMismatch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["SnapGenerationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -482,7 +532,16 @@ export interface operations {
     createCommsAnalysis: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key of your choosing (e.g. a UUID) that makes the call safe to retry. Within 24 hours,
+                 *     a retry with the same key and the same body returns the first success unchanged
+                 *     (with `Idempotent-Replayed: true`) and charges nothing; the same key with another
+                 *     body is `422`; a retry while the first call is still running is `409`. Failures are
+                 *     not kept, so a retry after a `500` runs again. Keys are scoped to your account.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -496,8 +555,10 @@ export interface operations {
             400: components["responses"]["CommsBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SnapNotFound"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyMismatch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["CommsGenerationFailed"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (PostgreSQL, Redis) when they are missing.
+# Installs the Debian packages the tests need (PostgreSQL, Redis, and Chromium for the docs
+# page test of make contract) when they are missing.
 # Needs root (as on CI and the developer machines) or passwordless sudo.
 set -euo pipefail
 
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""

@@ -40,6 +40,8 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** Create a demo account with a printed key on first start (`make run`). */
   demoAccount: boolean;
+  /** Worker processes (node:cluster) behind one port; above 1 needs PostgreSQL and Redis. */
+  webConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -85,8 +87,24 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
     shutdownTimeoutSeconds: read.number('SHUTDOWN_TIMEOUT_SECONDS', 10, { min: 0, max: 600 }),
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
+    webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
   };
+  assertClusterable(config);
   return Object.freeze(config);
+}
+
+/**
+ * Workers share state only through PostgreSQL and Redis: PGlite belongs to one process,
+ * and an in-process rate-limit store per worker would multiply the limit by the workers.
+ */
+function assertClusterable(config: Config): void {
+  if (config.webConcurrency === 1) return;
+  if (!config.databaseUrl) {
+    throw new ConfigError('WEB_CONCURRENCY', 'above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process and cannot be shared by workers');
+  }
+  if (!config.redisUrl) {
+    throw new ConfigError('WEB_CONCURRENCY', 'above 1 needs REDIS_URL: without it each worker would count the rate limit on its own, allowing RATE_LIMIT_MAX per worker');
+  }
 }
 
 class EnvReader {

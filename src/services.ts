@@ -8,6 +8,7 @@ import { KnexAccountRepository } from './data/account-repository';
 import { KnexCallerRepository } from './data/caller-repository';
 import { KnexCommsRepository } from './data/comms-repository';
 import { createDatabase, migrateToLatest } from './data/database';
+import { KnexIdempotencyRepository } from './data/idempotency-repository';
 import { KnexSnapRepository } from './data/snap-repository';
 import { createMemoryStore, createRedisStore, type RateLimitStore } from './http/rate-limit-store';
 import type { Logger } from './logger';
@@ -21,6 +22,7 @@ export interface Services {
   accounts: KnexAccountRepository;
   snaps: KnexSnapRepository;
   comms: KnexCommsRepository;
+  idempotency: KnexIdempotencyRepository;
   predictor: Predictor;
   rateLimit: RateLimitStore;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     accounts,
     snaps: new KnexSnapRepository(db),
     comms: new KnexCommsRepository(db),
+    idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
     predictor: createPredictor(config),
     rateLimit,
     close: async () => {
@@ -44,6 +47,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
       await db.destroy();
     },
   };
+}
+
+/** Longer than any call can run (the upstream bound, twice, plus the database's share). */
+function idempotencyLeaseSeconds(config: Config): number {
+  return Math.ceil(2 * (config.openai?.timeoutSeconds ?? 0)) + 60;
 }
 
 function createPredictor(config: Config): Predictor {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { chargeOneCredit } from './charge';
 import { toNumber } from './database';
+import { completeIdempotencyKey } from './idempotency-repository';
 import type { ChargedComms, CommsRepository } from '../domain/ports';
 
 export class KnexCommsRepository implements CommsRepository {
@@ -22,6 +23,7 @@ export class KnexCommsRepository implements CommsRepository {
         .returning('id');
       const commsId = toNumber(row.id);
       await trx('credit_ledger').insert({ account_id: comms.accountId, delta: -1, reason: 'comms', comms_id: commsId });
+      if (comms.idempotency) await completeIdempotencyKey(trx, comms.accountId, comms.idempotency, commsId);
       return { commsId };
     });
   }

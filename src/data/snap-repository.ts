@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { chargeOneCredit } from './charge';
 import { toNumber } from './database';
+import { completeIdempotencyKey } from './idempotency-repository';
 import type { ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
 
 export class KnexSnapRepository implements SnapRepository {
@@ -21,6 +22,7 @@ export class KnexSnapRepository implements SnapRepository {
         .returning('id');
       const snapId = toNumber(row.id);
       await trx('credit_ledger').insert({ account_id: snap.accountId, delta: -1, reason: 'snap', snap_id: snapId });
+      if (snap.idempotency) await completeIdempotencyKey(trx, snap.accountId, snap.idempotency, snapId);
       return { snapId };
     });
   }

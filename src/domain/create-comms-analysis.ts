@@ -4,15 +4,18 @@
  * one), a credit must be left, then analyse, then charge and store in one transaction.
  */
 import { AppError } from './app-error';
+import type { RequestContext } from './create-snap';
 import { assertHasCredit, insufficientCredits } from './credits';
+import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, CommsRepository, CreditsRepository, SnapRepository, StoredSnap } from './ports';
+import type { Caller, CommsRepository, CreditsRepository, IdempotencyRepository, SnapRepository, StoredSnap } from './ports';
 import type { CommsAnalysis, CommsChannel, CommsRequest, Predicted, Predictor } from '../upstream/predictor';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;
   snaps: SnapRepository;
   comms: CommsRepository;
+  idempotency: IdempotencyRepository;
   predictor: Predictor;
 }
 
@@ -29,15 +32,28 @@ export interface CommsResult {
   commsResponse: CommsAnalysis;
 }
 
-export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, requestId: string): Promise<CommsResult> {
+export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+  const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createCommsAnalysis', input };
+  return idempotently(deps.idempotency, call, (claimedKey) => createCommsOnce(deps, caller, input, context.requestId, claimedKey));
+}
+
+async function createCommsOnce(
+  deps: CreateCommsDeps,
+  caller: Caller,
+  input: CommsInput,
+  requestId: string,
+  idempotencyKey: string | undefined,
+): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
   await assertHasCredit(deps.credits, caller.accountId);
   const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), requestId);
   const { snapId, channel, goal, draft } = input;
-  const stored = await deps.comms.storeCharged({ accountId: caller.accountId, snapId, request: { channel, goal, draft }, analysis, provenance });
+  const respond = (commsId: number): CommsResult => ({ commsId, snapId, commsResponse: analysis });
+  const idempotency = idempotencyKey === undefined ? undefined : { key: idempotencyKey, respond };
+  const stored = await deps.comms.storeCharged({ accountId: caller.accountId, snapId, request: { channel, goal, draft }, analysis, provenance, idempotency });
   if (!stored) throw insufficientCredits();
-  return { commsId: stored.commsId, snapId, commsResponse: analysis };
+  return respond(stored.commsId);
 }
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {

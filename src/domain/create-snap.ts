@@ -1,19 +1,26 @@
 /**
  * Create a snap (contract §4.1): check a credit is left, predict, refuse a Visionary
  * secondary profile, then charge and store in one transaction. A failure at any step
- * stores nothing and charges nothing.
+ * stores nothing and charges nothing. With an Idempotency-Key, it runs once per key.
  */
 import { AppError } from './app-error';
 import { assertHasCredit, insufficientCredits } from './credits';
+import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, CreditsRepository, SnapRepository } from './ports';
+import type { Caller, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 import type { Predicted, Predictor, SnapPrediction, SnapSubject } from '../upstream/predictor';
 
 export interface CreateSnapDeps {
   credits: CreditsRepository;
   snaps: SnapRepository;
+  idempotency: IdempotencyRepository;
   predictor: Predictor;
+}
+
+export interface RequestContext {
+  requestId: string;
+  idempotencyKey?: string;
 }
 
 export interface SnapResult {
@@ -25,11 +32,17 @@ export interface SnapResult {
   };
 }
 
-export async function createSnap(
+export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createSnap', input: subject };
+  return idempotently(deps.idempotency, call, (claimedKey) => createSnapOnce(deps, caller, subject, context.requestId, claimedKey));
+}
+
+async function createSnapOnce(
   deps: CreateSnapDeps,
   caller: Caller,
   subject: SnapSubject,
   requestId: string,
+  idempotencyKey: string | undefined,
 ): Promise<SnapResult> {
   await assertHasCredit(deps.credits, caller.accountId);
   const { result: prediction, provenance } = await predict(deps.predictor, subject, requestId);
@@ -37,9 +50,12 @@ export async function createSnap(
   if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
   }
-  const stored = await deps.snaps.storeCharged({ accountId: caller.accountId, subject, prediction, provenance });
+  const snapResponse = { name: subject.name, ...prediction, secondary_profile, secondary_code };
+  const respond = (snapId: number): SnapResult => ({ snapId, snapResponse });
+  const idempotency = idempotencyKey === undefined ? undefined : { key: idempotencyKey, respond };
+  const stored = await deps.snaps.storeCharged({ accountId: caller.accountId, subject, prediction, provenance, idempotency });
   if (!stored) throw insufficientCredits();
-  return { snapId: stored.snapId, snapResponse: { name: subject.name, ...prediction, secondary_profile, secondary_code } };
+  return respond(stored.snapId);
 }
 
 async function predict(predictor: Predictor, subject: SnapSubject, requestId: string): Promise<Predicted<SnapPrediction>> {

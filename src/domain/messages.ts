@@ -16,6 +16,8 @@ export const MESSAGES = {
   unsupportedMediaType: 'Content-Type must be application/json',
   serviceUnavailable: 'Service temporarily unavailable',
   internalError: 'Internal server error',
+  idempotencyInProgress: 'A request with this Idempotency-Key is still being processed',
+  idempotencyMismatch: 'Idempotency-Key was already used with a different request',
   invalidAdminToken: 'Invalid admin token',
   accountNotFound: 'Account not found',
   keyNotFound: 'API key not found',

@@ -16,11 +16,21 @@ export interface StoredSnap {
   prediction: SnapPrediction;
 }
 
+/**
+ * Completes a claimed idempotency key in the transaction that stores the result:
+ * `respond` turns the new row's id into the response to replay.
+ */
+export interface IdempotencyCompletion {
+  key: string;
+  respond(id: number): unknown;
+}
+
 export interface ChargedSnap {
   accountId: number;
   subject: SnapSubject;
   prediction: SnapPrediction;
   provenance: Provenance;
+  idempotency?: IdempotencyCompletion;
 }
 
 export interface ChargedComms {
@@ -29,6 +39,7 @@ export interface ChargedComms {
   request: Omit<CommsRequest, 'subjectName' | 'profile' | 'primaryCode' | 'secondaryProfile'>;
   analysis: CommsAnalysis;
   provenance: Provenance;
+  idempotency?: IdempotencyCompletion;
 }
 
 export interface CallerRepository {
@@ -52,6 +63,21 @@ export interface SnapRepository {
 export interface CommsRepository {
   /** Like SnapRepository.storeCharged, for a communication analysis. */
   storeCharged(comms: ChargedComms): Promise<{ commsId: number } | null>;
+}
+
+export type IdempotencyClaim =
+  | { status: 'claimed' }
+  | { status: 'pending'; fingerprint: string }
+  | { status: 'completed'; fingerprint: string; response: unknown };
+
+export interface IdempotencyRepository {
+  /**
+   * Claims `key` for a request with this fingerprint: `claimed` when the key was free,
+   * expired, or left pending by a call that died; otherwise what holds it.
+   */
+  claim(accountId: number, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  /** Frees a claimed key after a failure, so a retry runs again. */
+  release(accountId: number, key: string): Promise<void>;
 }
 
 export interface AccountSummary {

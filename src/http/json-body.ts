@@ -20,5 +20,19 @@ export function jsonBody(): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: true, type: 'application/json' })];
+  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: true, type: 'application/json', reviver: wellFormed })];
+}
+
+/** With the `u` flag a surrogate pair is one code point: this matches unpaired surrogates only. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * A string holding an unpaired surrogate escape (`"\uD800"`) is not Unicode text and
+ * cannot be stored (PostgreSQL refuses it): the body is answered as not valid JSON.
+ */
+function wellFormed(key: string, value: unknown): unknown {
+  if (UNPAIRED_SURROGATE.test(key) || (typeof value === 'string' && UNPAIRED_SURROGATE.test(value))) {
+    throw new SyntaxError('unpaired surrogate in a string');
+  }
+  return value;
 }

@@ -12,6 +12,8 @@ import { successEnvelope } from './envelope';
 export interface OperationInput<Body> {
   body: Body;
   params: Record<string, string>;
+  /** A request header by its lower-case name. */
+  header(name: string): string | undefined;
   /** Set on the public API, after the API-key check. */
   caller: Caller | undefined;
   requestId: string;
@@ -21,6 +23,7 @@ export interface OperationResult<Data> {
   status: 200 | 201;
   message: string;
   data: Data;
+  headers?: Record<string, string>;
 }
 
 export type OperationHandler<Body, Data> = (input: OperationInput<Body>) => Promise<OperationResult<Data>>;
@@ -63,13 +66,20 @@ export function bindOperations(router: Router, specPath: string, handlers: Recor
     const handler = handlers[operationId] as OperationHandler<unknown, unknown>;
     router[method](toExpressPath(path), async (req, res) => {
       const result = await handler(inputOf(req));
+      if (result.headers) res.set(result.headers);
       res.status(result.status).json(successEnvelope(result.status, result.message, result.data));
     });
   }
 }
 
 function inputOf(req: Request): OperationInput<unknown> {
-  return { body: req.body, params: req.params as Record<string, string>, caller: req.caller, requestId: String(req.id) };
+  return {
+    body: req.body,
+    params: req.params as Record<string, string>,
+    header: (name) => req.get(name),
+    caller: req.caller,
+    requestId: String(req.id),
+  };
 }
 
 function listOperations(specPath: string): SpecOperation[] {

@@ -53,6 +53,8 @@ function describe(error: ValidatorErrorItem): string {
       return `${field} must not be greater than ${limit}`;
     case 'enum':
       return `${field} must be one of the following values: ${error.message.split(': ').slice(1).join(': ')}`;
+    case 'pattern':
+      return `${field} must match ${error.message.replace(/^must match pattern "(.*)"$/, '$1')} regular expression`;
     case 'format':
       return `${field} must be a valid ${error.message.replace(/^must match format "?([^"]*)"?$/, '$1')}`;
     default:

@@ -5,10 +5,12 @@
 import type { Knex } from 'knex';
 import * as initial from './001-initial';
 import * as commsAnalyses from './002-comms-analyses';
+import * as idempotencyKeys from './003-idempotency-keys';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
   '002-comms-analyses': commsAnalyses,
+  '003-idempotency-keys': idempotencyKeys,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,14 +1,16 @@
 import { createCommsAnalysis as createCommsUseCase, type CreateCommsDeps } from '../../domain/create-comms-analysis';
 import { MESSAGES } from '../../domain/messages';
 import type { operations } from '../../../generated/openapi';
+import { replayHeaders } from './replay-headers';
 import { requireCaller } from './require-caller';
 import type { OperationHandlers } from '../operations';
 
 /** POST /api/v1/snap/comms (DESIGN.md pins what the contract leaves open). */
 export function createCommsAnalysis(deps: CreateCommsDeps): OperationHandlers<operations>['createCommsAnalysis'] {
-  return async ({ body, caller, requestId }) => {
+  return async ({ body, caller, requestId, header }) => {
     const { snapId, channel, goal, draft } = body;
-    const data = await createCommsUseCase(deps, requireCaller(caller), { snapId, channel, goal, draft }, requestId);
-    return { status: 201, message: MESSAGES.commsCreated, data };
+    const context = { requestId, idempotencyKey: header('idempotency-key') };
+    const { result, replayed } = await createCommsUseCase(deps, requireCaller(caller), { snapId, channel, goal, draft }, context);
+    return { status: 201, message: MESSAGES.commsCreated, data: result, headers: replayHeaders(replayed) };
   };
 }

@@ -1,14 +1,16 @@
 import { createSnap as createSnapUseCase, type CreateSnapDeps } from '../../domain/create-snap';
 import { MESSAGES } from '../../domain/messages';
 import type { operations } from '../../../generated/openapi';
+import { replayHeaders } from './replay-headers';
 import { requireCaller } from './require-caller';
 import type { OperationHandlers } from '../operations';
 
 /** POST /api/v1/snap (contract §4.1). */
 export function createSnap(deps: CreateSnapDeps): OperationHandlers<operations>['createSnap'] {
-  return async ({ body, caller, requestId }) => {
+  return async ({ body, caller, requestId, header }) => {
     const { name, notes, ageRange, jobType } = body;
-    const data = await createSnapUseCase(deps, requireCaller(caller), { name, notes, ageRange, jobType }, requestId);
-    return { status: 201, message: MESSAGES.snapCreated, data };
+    const context = { requestId, idempotencyKey: header('idempotency-key') };
+    const { result, replayed } = await createSnapUseCase(deps, requireCaller(caller), { name, notes, ageRange, jobType }, context);
+    return { status: 201, message: MESSAGES.snapCreated, data: result, headers: replayHeaders(replayed) };
   };
 }

@@ -6,7 +6,13 @@ import { createCommsAnalysis } from './createCommsAnalysis';
 import { createSnap } from './createSnap';
 
 export function publicHandlers(services: Services) {
-  const deps = { credits: services.accounts, snaps: services.snaps, comms: services.comms, predictor: services.predictor };
+  const deps = {
+    credits: services.accounts,
+    snaps: services.snaps,
+    comms: services.comms,
+    idempotency: services.idempotency,
+    predictor: services.predictor,
+  };
   return {
     createSnap: createSnap(deps),
     createCommsAnalysis: createCommsAnalysis(deps),

@@ -2,6 +2,7 @@
 import { AppError } from '../../../src/domain/app-error';
 import { createSnap } from '../../../src/domain/create-snap';
 import type { ChargedSnap, CreditsRepository, SnapRepository } from '../../../src/domain/ports';
+import { InMemoryIdempotency } from './in-memory-idempotency';
 import { PredictorError, type Predictor, type SnapPrediction } from '../../../src/upstream/predictor';
 
 const SUBJECT = { name: 'Ada', notes: 'Audits every figure.' };
@@ -30,7 +31,7 @@ function inMemory(credits: number) {
     },
     findOwned: async () => null,
   };
-  return { credits: creditsRepo, snaps, stored, balance: () => balance };
+  return { credits: creditsRepo, snaps, idempotency: new InMemoryIdempotency(), stored, balance: () => balance };
 }
 
 function predicting(outcome: SnapPrediction | Error): Predictor & { calls: number } {
@@ -60,8 +61,9 @@ async function failureOf(promise: Promise<unknown>): Promise<{ kind: string; mes
 describe('createSnap (domain)', () => {
   test('when a credit is left, then the prediction is stored, charged and returned with the name', async () => {
     const store = inMemory(2);
-    const result = await createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, 'req-1');
+    const { result, replayed } = await createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-1' });
     expect(result).toEqual({ snapId: 1, snapResponse: { name: 'Ada', ...PREDICTION } });
+    expect(replayed).toBe(false);
     expect(store.balance()).toBe(1);
     expect(store.stored[0]?.provenance).toEqual({ predictor: 'embedded', model: 'm', promptVersion: 'v' });
   });
@@ -69,7 +71,7 @@ describe('createSnap (domain)', () => {
   test('when no credit is left, then the predictor is never called', async () => {
     const store = inMemory(0);
     const predictor = predicting(PREDICTION);
-    expect(await failureOf(createSnap({ ...store, predictor }, CALLER, SUBJECT, 'req-1'))).toEqual({
+    expect(await failureOf(createSnap({ ...store, predictor }, CALLER, SUBJECT, { requestId: 'req-1' }))).toEqual({
       kind: 'insufficient_credits',
       message: 'Insufficient API credits. Please add more credits to your account to continue.',
     });
@@ -81,7 +83,7 @@ describe('createSnap (domain)', () => {
     ['only the secondary code', { ...PREDICTION, secondary_profile: null, secondary_code: 'VI' as const }],
   ])('when %s is Visionary, then it fails with the contract text and stores nothing', async (_name, prediction) => {
     const store = inMemory(1);
-    expect(await failureOf(createSnap({ ...store, predictor: predicting(prediction) }, CALLER, SUBJECT, 'req-1'))).toEqual({
+    expect(await failureOf(createSnap({ ...store, predictor: predicting(prediction) }, CALLER, SUBJECT, { requestId: 'req-1' }))).toEqual({
       kind: 'generation_failed',
       message: 'Secondary profile predicted as Visionary which is not allowed please try it again',
     });
@@ -92,7 +94,7 @@ describe('createSnap (domain)', () => {
   test('when the predictor fails, then it fails with the contract text and stores nothing', async () => {
     const store = inMemory(1);
     const failing = predicting(new PredictorError('upstream answered HTTP 500', { upstreamStatus: 500 }));
-    expect(await failureOf(createSnap({ ...store, predictor: failing }, CALLER, SUBJECT, 'req-1'))).toEqual({
+    expect(await failureOf(createSnap({ ...store, predictor: failing }, CALLER, SUBJECT, { requestId: 'req-1' }))).toEqual({
       kind: 'generation_failed',
       message: 'Failed to generate snap Please try again later',
     });
@@ -102,7 +104,7 @@ describe('createSnap (domain)', () => {
   test('when the credit is spent by another request meanwhile, then it fails as insufficient credits', async () => {
     const store = inMemory(1);
     const racing = { ...store, credits: { balanceOf: async () => 1 } };
-    await createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, 'req-1');
-    expect((await failureOf(createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, 'req-2'))).kind).toBe('insufficient_credits');
+    await createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-1' });
+    expect((await failureOf(createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-2' }))).kind).toBe('insufficient_credits');
   });
 });

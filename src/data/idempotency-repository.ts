@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import type { IdempotencyClaim, IdempotencyCompletion, IdempotencyRepository } from '../domain/ports';
+
+const KEEP_HOURS = 24;
+
+export class KnexIdempotencyRepository implements IdempotencyRepository {
+  /**
+   * @param leaseSeconds how long a `pending` claim is honoured: longer than any call can
+   * run, so only the claim of a call that died (a crash) is ever taken over.
+   */
+  constructor(
+    private readonly db: Knex,
+    private readonly leaseSeconds: number,
+  ) {}
+
+  async claim(accountId: number, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+    // A free, expired or abandoned key is claimed by the insert (or its update); a key
+    // held by a live or finished call is left alone and read back below. Two tries
+    // cover the row being released between the two statements.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const claimed = await this.db.raw(
+        `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, locked_at, expires_at)
+         VALUES (?, ?, ?, 'pending', now(), now() + make_interval(hours => ?))
+         ON CONFLICT (account_id, key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, state = 'pending', response = NULL,
+               locked_at = EXCLUDED.locked_at, expires_at = EXCLUDED.expires_at
+           WHERE idempotency_keys.expires_at < now()
+              OR (idempotency_keys.state = 'pending' AND idempotency_keys.locked_at < now() - make_interval(secs => ?))
+         RETURNING 1`,
+        [accountId, key, fingerprint, KEEP_HOURS, this.leaseSeconds],
+      );
+      if (claimed.rows.length > 0) return { status: 'claimed' };
+      const held = await this.db('idempotency_keys').select('fingerprint', 'state', 'response').where({ account_id: accountId, key }).first();
+      if (held?.state === 'completed') return { status: 'completed', fingerprint: held.fingerprint, response: held.response };
+      if (held) return { status: 'pending', fingerprint: held.fingerprint };
+    }
+    return { status: 'pending', fingerprint };
+  }
+
+  async release(accountId: number, key: string): Promise<void> {
+    await this.db('idempotency_keys').where({ account_id: accountId, key, state: 'pending' }).delete();
+  }
+}
+
+/** Inside the transaction that stores `id`: the claimed key now replays this response. */
+export async function completeIdempotencyKey(trx: Knex.Transaction, accountId: number, completion: IdempotencyCompletion, id: number): Promise<void> {
+  await trx('idempotency_keys')
+    .where({ account_id: accountId, key: completion.key, state: 'pending' })
+    .update({ state: 'completed', response: JSON.stringify(completion.respond(id)) });
+}

@@ -1,0 +1,25 @@
+/**
+ * Idempotency keys (DESIGN.md, "Idempotency-Key"): one row per account and key, claimed
+ * as `pending` before the work and turned `completed`, with the response, in the very
+ * transaction that stores the result and takes the credit. Failures delete their row.
+ */
+import type { Knex } from 'knex';
+
+export async function up(db: Knex): Promise<void> {
+  await db.schema.createTable('idempotency_keys', (t) => {
+    t.bigInteger('account_id').notNullable().references('accounts.id').onDelete('CASCADE');
+    t.text('key').notNullable();
+    t.specificType('fingerprint', 'char(64)').notNullable();
+    t.text('state').notNullable();
+    t.jsonb('response');
+    t.timestamp('locked_at', { useTz: true }).notNullable();
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+    t.primary(['account_id', 'key']);
+    t.index(['expires_at']);
+    t.check("?? in ('pending', 'completed')", ['state'], 'idempotency_keys_state');
+  });
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.dropTable('idempotency_keys');
+}

@@ -1,0 +1,50 @@
+/**
+ * Idempotency-Key (DESIGN.md): within 24 hours a replay with the same key and body
+ * returns the first success unchanged and charges nothing; the same key with another
+ * body is 422; a replay while the first call runs is 409. Failures release the key.
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from './app-error';
+import { MESSAGES } from './messages';
+import type { IdempotencyRepository } from './ports';
+
+export interface Idempotent<T> {
+  result: T;
+  /** True when `result` is the stored response of an earlier call. */
+  replayed: boolean;
+}
+
+export interface IdempotentCall {
+  accountId: number;
+  key: string | undefined;
+  /** The operation and its input, as the caller sent them. */
+  operation: string;
+  input: unknown;
+}
+
+/** Runs `work` once per key; `work` gets the claimed key to complete with its result. */
+export async function idempotently<T>(
+  keys: IdempotencyRepository,
+  call: IdempotentCall,
+  work: (claimedKey: string | undefined) => Promise<T>,
+): Promise<Idempotent<T>> {
+  if (call.key === undefined) return { result: await work(undefined), replayed: false };
+  const fingerprint = fingerprintOf(call.operation, call.input);
+  const claim = await keys.claim(call.accountId, call.key, fingerprint);
+  if (claim.status !== 'claimed' && claim.fingerprint !== fingerprint) {
+    throw new AppError({ kind: 'idempotency_mismatch', message: MESSAGES.idempotencyMismatch });
+  }
+  if (claim.status === 'pending') throw new AppError({ kind: 'conflict', message: MESSAGES.idempotencyInProgress });
+  if (claim.status === 'completed') return { result: claim.response as T, replayed: true };
+  try {
+    return { result: await work(call.key), replayed: false };
+  } catch (error) {
+    await keys.release(call.accountId, call.key).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** SHA-256 of the operation and its input; the input is built by us, so its JSON is canonical. */
+function fingerprintOf(operation: string, input: unknown): string {
+  return createHash('sha256').update(operation).update('\n').update(JSON.stringify(input)).digest('hex');
+}

@@ -1,0 +1,155 @@
+/** Idempotency-Key on both POST routes (DESIGN.md), on real PostgreSQL. */
+import { randomUUID } from 'node:crypto';
+import { bodyOf } from '../support/json';
+import { delay, garbage, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
+import { balanceOf, createAccount, PERSON, snapCountOf, type TestAccount } from '../support/factories';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+const PREDICTION = {
+  profile: 'Catalyst',
+  primary_code: 'CT',
+  secondary_profile: 'Connector',
+  secondary_code: 'CN',
+  confidence: 'Medium',
+  reasoning: 'r',
+  summary: 's',
+  secondary_profile_summary: 'ss',
+};
+
+let embedded: TestServer;
+let fake: FakeOpenAi;
+let upstream: TestServer;
+
+beforeAll(async () => {
+  embedded = await startTestServer();
+  fake = await startFakeOpenAi();
+  upstream = await startTestServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: '0' });
+});
+
+afterAll(async () => {
+  await Promise.all([embedded.close(), upstream.close()]);
+  await fake.close();
+});
+
+beforeEach(() => fake.reset());
+
+function postSnap(server: TestServer, account: TestAccount, key: string, body: unknown = PERSON): Promise<Response> {
+  return server.post('/api/v1/snap', body, { 'x-api-key': account.apiKey, 'idempotency-key': key });
+}
+
+describe('Idempotency-Key', () => {
+  test('when a call is replayed with the same key and body, then the first success comes back unchanged and is charged once', async () => {
+    const account = await createAccount(embedded, 5);
+    const key = randomUUID();
+    const first = await postSnap(embedded, account, key);
+    const replay = await postSnap(embedded, account, key);
+    const [firstBody, replayBody] = [await bodyOf(first), await bodyOf(replay)];
+
+    expect([first.status, replay.status]).toEqual([201, 201]);
+    expect(replayBody.data).toEqual(firstBody.data);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await balanceOf(embedded, account.accountId)).toBe(4);
+    expect(await snapCountOf(embedded, account.accountId)).toBe(1);
+  });
+
+  test('when the same key comes with another body, then it answers 422 and charges nothing', async () => {
+    const account = await createAccount(embedded, 5);
+    const key = randomUUID();
+    await postSnap(embedded, account, key);
+    const other = await postSnap(embedded, account, key, { ...PERSON, name: 'Grace Hopper' });
+    const message = 'Idempotency-Key was already used with a different request';
+    expect(other.status).toBe(422);
+    expect(await bodyOf(other)).toEqual({ success: false, message, error: message, statusCode: 422, timestamp: expect.any(String) });
+    expect(await balanceOf(embedded, account.accountId)).toBe(4);
+  });
+
+  test('when a snap key is used on the comms route, then it answers 422', async () => {
+    const account = await createAccount(embedded, 5);
+    const key = randomUUID();
+    const snap = await bodyOf(await postSnap(embedded, account, key));
+    const comms = await embedded.post('/api/v1/snap/comms', { snapId: snap.data.snapId }, { 'x-api-key': account.apiKey, 'idempotency-key': key });
+    expect(comms.status).toBe(422);
+  });
+
+  test('when two accounts use the same key, then each gets its own result', async () => {
+    const [a, b] = [await createAccount(embedded, 2), await createAccount(embedded, 2)];
+    const key = randomUUID();
+    const [ra, rb] = [await bodyOf(await postSnap(embedded, a, key)), await bodyOf(await postSnap(embedded, b, key))];
+    expect(ra.data.snapId).not.toBe(rb.data.snapId);
+    expect([await balanceOf(embedded, a.accountId), await balanceOf(embedded, b.accountId)]).toEqual([1, 1]);
+  });
+
+  test('when a replay arrives while the first call runs, then it answers 409 and the first still succeeds once', async () => {
+    fake.script(delay(700, reply(PREDICTION)));
+    const account = await createAccount(upstream, 5);
+    const key = randomUUID();
+    const first = postSnap(upstream, account, key);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const during = await postSnap(upstream, account, key);
+    const message = 'A request with this Idempotency-Key is still being processed';
+    expect(during.status).toBe(409);
+    expect(await bodyOf(during)).toEqual({ success: false, message, error: message, statusCode: 409, timestamp: expect.any(String) });
+    expect((await first).status).toBe(201);
+    expect(await balanceOf(upstream, account.accountId)).toBe(4);
+  });
+
+  test('when the first call failed, then a retry with the same key runs again', async () => {
+    fake.script(garbage(), reply(PREDICTION));
+    const account = await createAccount(upstream, 5);
+    const key = randomUUID();
+    const failed = await postSnap(upstream, account, key);
+    const retried = await postSnap(upstream, account, key);
+    expect([failed.status, retried.status]).toEqual([500, 201]);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await balanceOf(upstream, account.accountId)).toBe(4);
+  });
+
+  test('when 20 replays of one key arrive at once, then there is one snap and one charge', async () => {
+    fake.always(delay(300, reply(PREDICTION)));
+    const account = await createAccount(upstream, 50);
+    const key = randomUUID();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => postSnap(upstream, account, key)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    const snapIds = new Set((await Promise.all(responses.filter((r) => r.status === 201).map(bodyOf))).map((b) => b.data.snapId));
+    expect(snapIds.size).toBe(1);
+    expect(await snapCountOf(upstream, account.accountId)).toBe(1);
+    expect(await balanceOf(upstream, account.accountId)).toBe(49);
+  });
+
+  test('when a key is older than 24 hours, then it is free again', async () => {
+    const account = await createAccount(embedded, 5);
+    const key = randomUUID();
+    await postSnap(embedded, account, key);
+    await embedded.services.db('idempotency_keys').where({ account_id: account.accountId, key }).update({ expires_at: embedded.services.db.raw("now() - interval '1 second'") });
+    const again = await postSnap(embedded, account, key);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await snapCountOf(embedded, account.accountId)).toBe(2);
+  });
+
+  test('when a call died holding its key, then the key is taken over after its lease', async () => {
+    const account = await createAccount(embedded, 5);
+    const key = randomUUID();
+    await postSnap(embedded, account, key);
+    // As a crash would leave it: claimed, never completed.
+    const row = () => embedded.services.db('idempotency_keys').where({ account_id: account.accountId, key });
+    await row().update({ state: 'pending', response: null, locked_at: embedded.services.db.raw('now()') });
+    expect((await postSnap(embedded, account, key)).status).toBe(409);
+    await row().update({ locked_at: embedded.services.db.raw("now() - interval '1 hour'") });
+    const takenOver = await postSnap(embedded, account, key);
+    expect(takenOver.status).toBe(201);
+    expect(takenOver.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  test.each([
+    ['longer than 255 characters', 'k'.repeat(256), 'idempotency-key must be shorter than or equal to 255 characters'],
+    ['holding a space', 'two words', 'idempotency-key must match ^[\\x21-\\x7E]+$ regular expression'],
+  ])('when the key is %s, then it answers 400', async (_name, key, message) => {
+    const account = await createAccount(embedded, 1);
+    const response = await postSnap(embedded, account, key);
+    expect(response.status).toBe(400);
+    expect((await bodyOf(response)).message).toBe(message);
+  });
+});
