@@ -104,6 +104,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is alive and its event loop answers. Checks no dependency.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Whether this process can serve requests: PostgreSQL answers `select 1`, and Redis
+         *     answers PING when `REDIS_URL` is set (no `redis` check otherwise). Each check has
+         *     500 ms; a failure is logged with its reason.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The Prometheus text exposition format (version 0.0.4): `http_requests_total{operation,status}`,
+         *     `http_request_duration_seconds{operation}`, `upstream_request_duration_seconds{operation,outcome}`,
+         *     `upstream_errors_total{operation}`, `credits_charged_total{operation}`,
+         *     `rate_limited_requests_total`, `db_pool_connections{state}`, and prom-client's
+         *     default process and Node.js metrics. In cluster mode, summed over every worker.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -160,6 +226,19 @@ export interface components {
             keyId: components["schemas"]["Id"];
             /** @constant */
             active: false;
+        };
+        /** @enum {string} */
+        CheckState: "ok" | "unavailable";
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        Readiness: {
+            status: components["schemas"]["CheckState"];
+            checks: {
+                postgresql: components["schemas"]["CheckState"];
+                redis?: components["schemas"]["CheckState"];
+            };
         };
         SuccessEnvelope: {
             /** @constant */
@@ -367,6 +446,84 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A dependency does not answer; `checks` says which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description In cluster mode, a worker did not answer the collection in time. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
         };
     };
 }

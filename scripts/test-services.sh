@@ -2,6 +2,7 @@
 # Starts (or stops) a throwaway PostgreSQL and Redis for the tests, on loopback only.
 #   scripts/test-services.sh start DIR   # writes DIR/env with DATABASE_URL, REDIS_URL, ...
 #   scripts/test-services.sh stop DIR
+#   scripts/test-services.sh pg-stop|pg-start|redis-stop|redis-start DIR   # for fault tests
 # Ports: PPS_TEST_PG_PORT and PPS_TEST_REDIS_PORT, or free ones picked at start, so
 # several runs (a developer's and a CI clone's) can live side by side.
 set -euo pipefail
@@ -28,12 +29,9 @@ start() {
   chmod 755 "$dir"
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir/pg"
   as_pg "$pg_bin/initdb" -D "$dir/pg/data" --auth=trust --username=postgres --encoding=UTF8 >/dev/null
-  as_pg "$pg_bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w -t 30 \
-    -o "-p $pg_port -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
+  pg_start "$pg_bin" "$pg_port"
   "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres pps_test
-  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
-    --dir "$dir/redis" --pidfile "$dir/redis/pid" --logfile "$dir/redis/log"
-  for _ in $(seq 1 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis_start "$redis_port"
   cat >"$dir/env" <<ENV
 DATABASE_URL=postgres://postgres@127.0.0.1:$pg_port/pps_test
 REDIS_URL=redis://127.0.0.1:$redis_port
@@ -41,8 +39,26 @@ PPS_TEST_PG_BIN=$pg_bin
 PPS_TEST_PGDATA=$dir/pg/data
 PPS_TEST_PG_PORT=$pg_port
 PPS_TEST_REDIS_PORT=$redis_port
+PPS_TEST_SERVICES_DIR=$dir
 ENV
   echo "test services up: PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
+}
+
+pg_start() {
+  as_pg "$1/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w -t 30 \
+    -o "-p $2 -k $dir/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300" start >/dev/null
+}
+
+redis_start() {
+  redis-server --port "$1" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --dir "$dir/redis" --pidfile "$dir/redis/pid" --logfile "$dir/redis/log"
+  for _ in $(seq 1 50); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  return 1
+}
+
+load_env() {
+  # shellcheck disable=SC1091
+  . "$dir/env"
 }
 
 stop() {
@@ -56,5 +72,9 @@ stop() {
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  *) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+  pg-stop) load_env && as_pg "$PPS_TEST_PG_BIN/pg_ctl" -D "$PPS_TEST_PGDATA" -m fast -w stop >/dev/null ;;
+  pg-start) load_env && pg_start "$PPS_TEST_PG_BIN" "$PPS_TEST_PG_PORT" ;;
+  redis-stop) load_env && redis-cli -p "$PPS_TEST_REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true ;;
+  redis-start) load_env && redis_start "$PPS_TEST_REDIS_PORT" ;;
+  *) echo "usage: $0 start|stop|pg-stop|pg-start|redis-stop|redis-start DIR" >&2; exit 2 ;;
 esac

@@ -1,4 +1,9 @@
-/** `npm start`: configuration from the environment, then serve until SIGTERM/SIGINT. */
+/**
+ * `npm start`: configuration from the environment, then serve until SIGTERM/SIGINT;
+ * with WEB_CONCURRENCY > 1, as the primary of a cluster or as one of its workers.
+ */
+import cluster from 'node:cluster';
+import { isFirstProcess, onShutdownRequest, reportReady, runPrimary, serverOptions } from './cluster';
 import { ConfigError, loadConfig } from './config';
 import { demoInstructions, ensureDemoAccount } from './demo-account';
 import { createLogger } from './logger';
@@ -7,7 +12,11 @@ import { startServer } from './server';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
+  if (config.webConcurrency > 1 && cluster.isPrimary) {
+    await runPrimary(config, logger);
+    return;
+  }
+  const server = await startServer(config, logger, serverOptions());
   logger.info(
     {
       url: server.url,
@@ -18,11 +27,14 @@ async function main(): Promise<void> {
     },
     'profile prediction service started',
   );
-  if (config.demoAccount) {
+  if (config.demoAccount && isFirstProcess()) {
     const apiKey = await ensureDemoAccount(server.services.accounts, config.dataDir);
     if (apiKey) process.stdout.write(demoInstructions(apiKey, server.url));
   }
+  let shuttingDown = false;
   const shutdown = (signal: string) => {
+    if (shuttingDown) return; // a worker may hear the terminal's signal and its primary's request
+    shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     server.close().then(
       () => process.exit(0),
@@ -34,6 +46,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  onShutdownRequest(() => shutdown('primary'));
+  reportReady();
 }
 
 main().catch((err: unknown) => {

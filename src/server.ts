@@ -10,6 +10,9 @@ import type { Config } from './config';
 import { createAdminApp } from './http/admin-app';
 import { createApiApp } from './http/app';
 import type { Logger } from './logger';
+import { clusterExposition } from './metrics/cluster-metrics';
+import { processExposition } from './metrics/exposition';
+import { checkReadiness, readinessProbes } from './readiness';
 import { createServices, type Services } from './services';
 
 export interface RunningServer {
@@ -21,11 +24,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const services = await createServices(config, logger);
+export interface ServerOptions {
+  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
+  migrate?: boolean;
+  /** What GET /metrics covers: this process, or every worker of the cluster (asked through the primary). */
+  metrics?: 'process' | 'cluster';
+}
+
+export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
+  const services = await createServices(config, logger, { migrate: options.migrate });
   const api = await listen(createApiApp(config, services, logger), config.port, config.host);
+  const probes = readinessProbes(services);
+  const ops = {
+    readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),
+    metrics: options.metrics === 'cluster' ? clusterExposition(services.metrics.registry) : processExposition(services.metrics.registry),
+    logger,
+  };
   const admin = config.adminToken
-    ? await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger), config.adminPort, config.adminHost)
+    ? await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost)
     : undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -48,12 +64,16 @@ async function listen(app: { listen: (port: number, host: string) => Server }, p
   return server;
 }
 
-/** Stops accepting, closes idle keep-alive sockets, and cuts the rest after `timeoutMs`. */
+/**
+ * Stops accepting, then closes each keep-alive socket as soon as its request in flight
+ * is answered (rather than at its keep-alive timeout), and cuts the rest after `timeoutMs`.
+ */
 async function drain(server: Server, timeoutMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
   await closed;
+  clearInterval(sweeper);
   clearTimeout(timer);
 }
 

@@ -10,8 +10,12 @@ import { KnexCommsRepository } from './data/comms-repository';
 import { createDatabase, migrateToLatest } from './data/database';
 import { KnexIdempotencyRepository } from './data/idempotency-repository';
 import { KnexSnapRepository } from './data/snap-repository';
+import type { CommsRepository, SnapRepository } from './domain/ports';
 import { createMemoryStore, createRedisStore, type RateLimitStore } from './http/rate-limit-store';
 import type { Logger } from './logger';
+import { countCommsCharges, countSnapCharges } from './metrics/counted-charges';
+import { instrumentPredictor } from './metrics/instrumented-predictor';
+import { createMetrics, type Metrics } from './metrics/registry';
 import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
 import { OpenAiPredictor } from './upstream/openai/openai-predictor';
 import type { Predictor } from './upstream/predictor';
@@ -20,28 +24,36 @@ export interface Services {
   db: Knex;
   callers: KnexCallerRepository;
   accounts: KnexAccountRepository;
-  snaps: KnexSnapRepository;
-  comms: KnexCommsRepository;
+  snaps: SnapRepository;
+  comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
   predictor: Predictor;
   rateLimit: RateLimitStore;
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
-export async function createServices(config: Config, logger: Logger): Promise<Services> {
+export interface ServicesOptions {
+  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
+  migrate?: boolean;
+}
+
+export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
   const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
-  await migrateToLatest(db);
+  if (options.migrate ?? true) await migrateToLatest(db);
+  const metrics = createMetrics(db);
   const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();
   const accounts = new KnexAccountRepository(db);
   return {
     db,
     callers: new KnexCallerRepository(db),
     accounts,
-    snaps: new KnexSnapRepository(db),
-    comms: new KnexCommsRepository(db),
+    snaps: countSnapCharges(new KnexSnapRepository(db), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
-    predictor: createPredictor(config),
+    predictor: instrumentPredictor(createPredictor(config), metrics),
     rateLimit,
+    metrics,
     close: async () => {
       await rateLimit.close();
       await db.destroy();

@@ -1,6 +1,7 @@
 /**
  * The product-internal admin API (openapi/admin.yaml), on its own listener: bearer
  * token, JSON body, spec validation, handlers by operationId, the one error mapper.
+ * Before all of that, the ops endpoints (/healthz, /readyz, /metrics): no token.
  */
 import express, { type Express } from 'express';
 import type { Logger } from '../logger';
@@ -11,18 +12,20 @@ import { errorMapper } from './error-mapper';
 import { adminHandlers } from './handlers/admin';
 import { jsonBody } from './json-body';
 import { bindOperations } from './operations';
+import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './ops-routes';
 import { requestLog } from './request-log';
 import { specValidator } from './spec-validator';
 
-export function createAdminApp(adminToken: string, validateResponses: boolean, services: Services, logger: Logger): Express {
+export function createAdminApp(adminToken: string, validateResponses: boolean, services: Services, logger: Logger, ops: OpsDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(opsRoutes(ops));
   app.use(requestLog(logger.child({ listener: 'admin' })));
   app.use(adminTokenAuth(adminToken));
   app.use(jsonBody());
   app.use(specValidator(SPEC_PATHS.admin, validateResponses));
   const router = express.Router();
-  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts));
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts), OPS_OPERATIONS);
   app.use(router);
   app.use(errorMapper);
   return app;

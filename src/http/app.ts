@@ -16,6 +16,7 @@ import { jsonBody } from './json-body';
 import { bindOperations } from './operations';
 import { rateLimitByIp } from './rate-limit';
 import { requestLog } from './request-log';
+import { requestMetrics } from './request-metrics';
 import { specValidator } from './spec-validator';
 
 export function createApiApp(config: Config, services: Services, logger: Logger): Express {
@@ -24,9 +25,15 @@ export function createApiApp(config: Config, services: Services, logger: Logger)
   app.set('trust proxy', config.trustProxy);
   app.use(requestLog(logger));
   app.use(docsRoutes()); // public: no key, no rate limit, not validated against the spec
+  app.use('/api/v1', requestMetrics(SPEC_PATHS.public, services.metrics));
   app.use(
     '/api/v1',
-    rateLimitByIp({ limit: config.rateLimitMax, windowSeconds: config.rateLimitWindowSeconds, store: services.rateLimit.store }),
+    rateLimitByIp({
+      limit: config.rateLimitMax,
+      windowSeconds: config.rateLimitWindowSeconds,
+      store: services.rateLimit.store,
+      onLimited: () => services.metrics.rateLimitedRequests.inc(),
+    }),
     apiKeyAuth(services.callers),
   );
   app.use(jsonBody());

@@ -48,14 +48,24 @@ export type OperationHandlers<Operations> = {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 type Method = (typeof METHODS)[number];
 
-interface SpecOperation {
+export interface SpecOperation {
   method: Method;
   path: string;
   operationId: string;
 }
 
-export function bindOperations(router: Router, specPath: string, handlers: Record<string, OperationHandler<never, unknown>>): void {
-  const operations = listOperations(specPath);
+/**
+ * `servedElsewhere`: operations another router serves (e.g. the ops endpoints, which
+ * answer plain text); each must be in the spec with this method and path, and is not
+ * bound here.
+ */
+export function bindOperations(
+  router: Router,
+  specPath: string,
+  handlers: Record<string, OperationHandler<never, unknown>>,
+  servedElsewhere: readonly SpecOperation[] = [],
+): void {
+  const operations = withoutServedElsewhere(specPath, listOperations(specPath), servedElsewhere);
   const ids = new Set(operations.map((op) => op.operationId));
   const missing = [...ids].filter((id) => !(id in handlers));
   const extra = Object.keys(handlers).filter((id) => !ids.has(id));
@@ -82,7 +92,17 @@ function inputOf(req: Request): OperationInput<unknown> {
   };
 }
 
-function listOperations(specPath: string): SpecOperation[] {
+function withoutServedElsewhere(specPath: string, operations: SpecOperation[], servedElsewhere: readonly SpecOperation[]): SpecOperation[] {
+  const sameAs = (a: SpecOperation) => (b: SpecOperation) => a.operationId === b.operationId && a.method === b.method && a.path === b.path;
+  const undocumented = servedElsewhere.filter((served) => !operations.some(sameAs(served)));
+  if (undocumented.length > 0) {
+    throw new Error(`${specPath}: routes not in the spec as served: [${undocumented.map((op) => `${op.operationId} ${op.method.toUpperCase()} ${op.path}`).join(', ')}]`);
+  }
+  return operations.filter((op) => !servedElsewhere.some(sameAs(op)));
+}
+
+/** Every operation of the spec, with its method and its path as written there. */
+export function listOperations(specPath: string): SpecOperation[] {
   const spec = parse(readFileSync(specPath, 'utf8')) as { paths?: Record<string, Partial<Record<Method, { operationId?: string }>>> };
   return Object.entries(spec.paths ?? {}).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {

@@ -11,6 +11,8 @@ import type { Logger } from '../logger';
 
 export interface RateLimitStore {
   store: Store;
+  /** Only for a shared store (Redis): resolves when it answers PING (readiness). */
+  ping?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,9 @@ export async function createRedisStore(redisUrl: string, prefix: string, logger:
   const store = new FailoverStore(redis, new MemoryStore(), { prefix, fallbackAfterMs, logger });
   return {
     store,
+    ping: async () => {
+      await client.ping();
+    },
     close: async () => {
       store.shutdown();
       if (client.isOpen) await client.close();

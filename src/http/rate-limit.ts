@@ -12,6 +12,8 @@ export interface RateLimitOptions {
   limit: number;
   windowSeconds: number;
   store: Store;
+  /** Called for each request refused with 429 (metrics). */
+  onLimited?: () => void;
 }
 
 export function rateLimitByIp(options: RateLimitOptions): RequestHandler[] {
@@ -25,6 +27,7 @@ export function rateLimitByIp(options: RateLimitOptions): RequestHandler[] {
     // warns about deliberate configurations, so it is off.
     validate: { trustProxy: false, xForwardedForHeader: false },
     handler: (req, res, next) => {
+      options.onLimited?.();
       const resetSeconds = setRateLimitHeaders(req, res, options.windowSeconds);
       res.setHeader('Retry-After', String(resetSeconds));
       next(new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyRequests }));

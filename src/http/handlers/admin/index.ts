@@ -3,6 +3,7 @@ import { addCredits, createAccount, createApiKey, deactivateApiKey, getAccount }
 import type { AccountRepository } from '../../../domain/ports';
 import type { operations } from '../../../../generated/admin';
 import type { OperationHandlers } from '../../operations';
+import type { OpsOperationId } from '../../ops-routes';
 
 export function adminHandlers(accounts: AccountRepository) {
   return {
@@ -31,5 +32,5 @@ export function adminHandlers(accounts: AccountRepository) {
       message: 'API key deactivated',
       data: await deactivateApiKey(accounts, Number(params.keyId)),
     }),
-  } satisfies OperationHandlers<operations>;
+  } satisfies OperationHandlers<Omit<operations, OpsOperationId>>;
 }

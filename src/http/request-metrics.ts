@@ -1,0 +1,33 @@
+/**
+ * Counts and times every response of the public API by operationId and status. The
+ * operationId is found from the spec by method and path, so requests refused before
+ * validation (401, 429) are labelled too; a route not in the spec is "unknown", which
+ * keeps the label set as small as the spec whatever paths clients send.
+ */
+import type { RequestHandler } from 'express';
+import type { Metrics } from '../metrics/registry';
+import { listOperations, type SpecOperation } from './operations';
+
+export function requestMetrics(specPath: string, metrics: Pick<Metrics, 'httpRequests' | 'httpRequestDuration'>): RequestHandler {
+  const operationOf = operationMatcher(listOperations(specPath));
+  return (req, res, next) => {
+    const end = metrics.httpRequestDuration.startTimer();
+    const path = req.originalUrl.split('?')[0] ?? '';
+    res.once('finish', () => {
+      const operation = operationOf(req.method, path);
+      end({ operation });
+      metrics.httpRequests.inc({ operation, status: String(res.statusCode) });
+    });
+    next();
+  };
+}
+
+/** `(method, path)` → the spec's operationId, or "unknown". A trailing slash matches, as in Express. */
+export function operationMatcher(operations: readonly SpecOperation[]): (method: string, path: string) => string {
+  const routes = operations.map(({ method, path, operationId }) => ({
+    method: method.toUpperCase(),
+    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i'),
+    operationId,
+  }));
+  return (method, path) => routes.find((route) => route.method === method.toUpperCase() && route.pattern.test(path))?.operationId ?? 'unknown';
+}

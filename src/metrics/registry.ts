@@ -1,0 +1,85 @@
+/**
+ * The service's Prometheus metrics, in a registry of its own (one per running server,
+ * so servers started side by side in one process, as in tests, do not mix counts).
+ * Parts are measured by decorators (see this folder), never from inside the domain.
+ */
+import type { Knex } from 'knex';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Request latencies: from a cached 401 to a slow upstream call (30 s by default). */
+const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'operation' | 'status'>;
+  httpRequestDuration: Histogram<'operation'>;
+  upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
+  upstreamErrors: Counter<'operation'>;
+  creditsCharged: Counter<'operation'>;
+  rateLimitedRequests: Counter;
+}
+
+/** What knex's pool (tarn) tells about its connections. */
+interface PoolCounts {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+export function createMetrics(db: Knex): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections: used (checked out), free (idle), pending (requests waiting for one).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const pool = (db.client as { pool?: PoolCounts }).pool;
+      if (!pool) return;
+      this.set({ state: 'used' }, pool.numUsed());
+      this.set({ state: 'free' }, pool.numFree());
+      this.set({ state: 'pending' }, pool.numPendingAcquires());
+    },
+  });
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'Public API responses by operationId ("unknown" for a route not in the spec) and status code.',
+      labelNames: ['operation', 'status'] as const,
+      registers: [registry],
+    }),
+    httpRequestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Public API response time by operationId, from the first byte of the request to the last byte of the response.',
+      labelNames: ['operation'] as const,
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers: [registry],
+    }),
+    upstreamRequestDuration: new Histogram({
+      name: 'upstream_request_duration_seconds',
+      help: 'Predictor calls (OpenAI-compatible or embedded) by operation and outcome (success, error), retries included.',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers: [registry],
+    }),
+    upstreamErrors: new Counter({
+      name: 'upstream_errors_total',
+      help: 'Predictor calls that failed as a whole (HTTP error, timeout, refusal, unusable output).',
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    creditsCharged: new Counter({
+      name: 'credits_charged_total',
+      help: 'Credits charged, by the operationId that charged them.',
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    rateLimitedRequests: new Counter({
+      name: 'rate_limited_requests_total',
+      help: 'Public API requests refused with 429 by the per-IP rate limit.',
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * Faults caused for real: PostgreSQL and Redis stopped under a running service, SIGTERM
+ * with requests in flight, SIGKILL in the middle of requests. Nothing is lost, nothing
+ * is charged twice, and service resumes without a restart.
+ */
+import { bodyOf } from '../support/json';
+import { delay, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
+import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
+import { controlService } from '../support/services-control';
+import { spawnServer } from '../support/spawned-server';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
+
+const PREDICTION = {
+  profile: 'Catalyst',
+  primary_code: 'CT',
+  secondary_profile: 'Connector',
+  secondary_code: 'CN',
+  confidence: 'Medium',
+  reasoning: 'r',
+  summary: 's',
+  secondary_profile_summary: 'ss',
+};
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+describe('PostgreSQL stopped', () => {
+  let server: TestServer;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    account = await createAccount(server, 5);
+  });
+
+  afterAll(async () => {
+    await controlService('pg-start').catch(() => undefined);
+    await server.close();
+  });
+
+  test('when the database is down, then it answers 503 in the envelope, charges nothing, and serves again once it is back', async () => {
+    await controlService('pg-stop');
+    try {
+      const responses = await Promise.all([1, 2, 3].map(() => server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })));
+      for (const response of responses) {
+        expect(response.status).toBe(503);
+        expect(await bodyOf(response)).toEqual({
+          success: false,
+          message: 'Service temporarily unavailable',
+          error: 'Service temporarily unavailable',
+          statusCode: 503,
+          timestamp: expect.any(String),
+        });
+        expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
+      }
+    } finally {
+      await controlService('pg-start');
+    }
+    const again = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    expect(again.status).toBe(201);
+    expect(await balanceOf(server, account.accountId)).toBe(4);
+  });
+});
+
+describe('Redis stopped', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  const prefix = `faults:${Date.now()}:`;
+
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_MAX: '50', RATE_LIMIT_REDIS_PREFIX: prefix });
+    account = await createAccount(server, 100);
+  });
+
+  afterAll(async () => {
+    await controlService('redis-start').catch(() => undefined);
+    await server.close();
+  });
+
+  async function redisKeys(): Promise<string[]> {
+    const { createClient } = await import('redis');
+    const client = createClient({ url: process.env.REDIS_URL });
+    await client.connect();
+    try {
+      return await client.keys(`${prefix}*`);
+    } finally {
+      await client.close();
+    }
+  }
+
+  test('when Redis is down, then requests are answered with the in-process limit without waiting, and the shared limit returns with Redis', async () => {
+    await controlService('redis-stop');
+    try {
+      const ip = clientIp();
+      for (let i = 0; i < 5; i += 1) {
+        const { value: response, ms } = await timed(() => server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip }));
+        expect(response.status).toBe(201);
+        expect(response.headers.get('x-ratelimit-remaining')).toBe(String(49 - i));
+        // The store gives up on Redis after 100 ms; a request that hung on it would take seconds.
+        expect(ms).toBeLessThan(1000);
+      }
+    } finally {
+      await controlService('redis-start');
+    }
+    // An IPv4 address: express-rate-limit keys IPv6 clients by their /56, not the address.
+    const ip = `203.0.113.${Date.now() % 250}`;
+    const deadline = Date.now() + 10_000;
+    let counted = false;
+    while (!counted && Date.now() < deadline) {
+      await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
+      counted = (await redisKeys()).some((key) => key.includes(ip));
+      if (!counted) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(counted).toBe(true);
+  });
+});
+
+describe('signals', () => {
+  let fake: FakeOpenAi;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+  });
+
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  async function accountOn(adminUrl: string, credits: number): Promise<TestAccount> {
+    const response = await fetch(`${adminUrl}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'signals', credits }),
+    });
+    return (await bodyOf(response)).data;
+  }
+
+  test('when SIGTERM arrives with requests in flight, then they complete, new connections are refused, and the process exits 0', async () => {
+    fake.reset();
+    fake.always(delay(1000, reply(PREDICTION)));
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, SHUTDOWN_TIMEOUT_SECONDS: '5' });
+    const account = await accountOn(server.adminUrl, 10);
+    const inFlight = Array.from({ length: 5 }, () =>
+      fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const refused = await fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { connection: 'close' } }).then(
+      () => 'answered',
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+    );
+    const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+    const code = await server.exited;
+
+    expect(statuses).toEqual([201, 201, 201, 201, 201]);
+    expect(refused).toBe('ECONNREFUSED');
+    expect(code).toBe(0);
+    // Well inside SHUTDOWN_TIMEOUT_SECONDS: the drain ends when the last answer is sent.
+    expect(Date.now() - signalled).toBeLessThan(4000);
+  });
+
+  test('when the process is SIGKILLed mid-requests, then after a restart every charge has its snap and every snap its charge', async () => {
+    fake.reset();
+    fake.always(delay(150, reply(PREDICTION)));
+    const env = { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL };
+    const first = await spawnServer(env);
+    const accounts = await Promise.all([30, 30, 30].map((credits) => accountOn(first.adminUrl, credits)));
+    const requests = accounts.flatMap((account) =>
+      Array.from({ length: 20 }, () =>
+        fetch(`${first.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) }).then(
+          (r) => r.status,
+          () => 'cut' as const,
+        ),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    first.child.kill('SIGKILL');
+    const outcomes = await Promise.all(requests);
+    expect(await first.exited).toBe('SIGKILL');
+    expect(outcomes).toContain('cut');
+
+    const second = await startTestServer();
+    try {
+      const db = second.services.db;
+      const scalar = async (sql: string, accountId: number): Promise<number> => Number((await db.raw(sql, [accountId])).rows[0].n);
+      for (const account of accounts) {
+        const balance = await scalar('select credits as n from accounts where id = ?', account.accountId);
+        const ledger = await scalar('select coalesce(sum(delta), 0) as n from credit_ledger where account_id = ?', account.accountId);
+        const snaps = await scalar('select count(*) as n from snaps where account_id = ?', account.accountId);
+        const charges = await scalar("select count(*) as n from credit_ledger where account_id = ? and reason = 'snap'", account.accountId);
+        const orphans = await scalar(
+          "select count(*) as n from credit_ledger l left join snaps s on s.id = l.snap_id where l.account_id = ? and l.reason = 'snap' and s.id is null",
+          account.accountId,
+        );
+        const successes = outcomes.slice(accounts.indexOf(account) * 20, accounts.indexOf(account) * 20 + 20).filter((o) => o === 201).length;
+        expect({ balance, ledger, charges, orphans }).toEqual({ balance: 30 - snaps, ledger: 30 - snaps, charges: snaps, orphans: 0 });
+        expect(snaps).toBeGreaterThanOrEqual(successes);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+});
