@@ -14,11 +14,13 @@ import { jsonBody } from './json-body';
 import { bindOperations } from './operations';
 import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './ops-routes';
 import { requestLog } from './request-log';
+import { securityHeaders } from './security-headers';
 import { specValidator } from './spec-validator';
 
 export function createAdminApp(adminToken: string, validateResponses: boolean, services: Services, logger: Logger, ops: OpsDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   app.use(opsRoutes(ops));
   app.use(requestLog(logger.child({ listener: 'admin' })));
   app.use(adminTokenAuth(adminToken));

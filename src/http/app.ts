@@ -17,6 +17,7 @@ import { bindOperations } from './operations';
 import { rateLimitByIp } from './rate-limit';
 import { requestLog } from './request-log';
 import { requestMetrics } from './request-metrics';
+import { securityHeaders } from './security-headers';
 import { specValidator } from './spec-validator';
 
 export function createApiApp(config: Config, services: Services, logger: Logger): Express {
@@ -24,6 +25,7 @@ export function createApiApp(config: Config, services: Services, logger: Logger)
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(requestLog(logger));
+  app.use(securityHeaders());
   app.use(docsRoutes()); // public: no key, no rate limit, not validated against the spec
   app.use('/api/v1', requestMetrics(SPEC_PATHS.public, services.metrics));
   app.use(

@@ -6,6 +6,10 @@ import express, { type RequestHandler } from 'express';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
 import { JSON_BODY_LIMIT_BYTES } from './error-mapper';
+import { assertJsonDepth } from './json-depth';
+
+/** Our bodies are flat objects; anything deeper than this is refused before parsing. */
+const JSON_MAX_DEPTH = 16;
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -20,7 +24,16 @@ export function jsonBody(): RequestHandler[] {
     }
     next();
   };
-  return [requireJson, express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: true, type: 'application/json', reviver: wellFormed })];
+  return [
+    requireJson,
+    express.json({
+      limit: JSON_BODY_LIMIT_BYTES,
+      strict: true,
+      type: 'application/json',
+      verify: (_req, _res, raw) => assertJsonDepth(raw, JSON_MAX_DEPTH),
+      reviver: wellFormed,
+    }),
+  ];
 }
 
 /** With the `u` flag a surrogate pair is one code point: this matches unpaired surrogates only. */
