@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { Config } from './config';
 import { KnexAccountRepository } from './data/account-repository';
+import { CachedCallerRepository } from './data/cached-caller-repository';
 import { KnexCallerRepository } from './data/caller-repository';
 import { KnexCommsRepository } from './data/comms-repository';
 import { createDatabase, migrateToLatest } from './data/database';
@@ -22,7 +23,7 @@ import type { Predictor } from './upstream/predictor';
 
 export interface Services {
   db: Knex;
-  callers: KnexCallerRepository;
+  callers: CachedCallerRepository;
   accounts: KnexAccountRepository;
   snaps: SnapRepository;
   comms: CommsRepository;
@@ -43,10 +44,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
   if (options.migrate ?? true) await migrateToLatest(db);
   const metrics = createMetrics(db);
   const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();
-  const accounts = new KnexAccountRepository(db);
+  const callers = new CachedCallerRepository(new KnexCallerRepository(db));
+  const accounts = new KnexAccountRepository(db, () => callers.clear());
   return {
     db,
-    callers: new KnexCallerRepository(db),
+    callers,
     accounts,
     snaps: countSnapCharges(new KnexSnapRepository(db), metrics.creditsCharged),
     comms: countCommsCharges(new KnexCommsRepository(db), metrics.creditsCharged),

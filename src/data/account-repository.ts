@@ -3,7 +3,11 @@ import { toNumber } from './database';
 import type { AccountRepository, AccountSummary, CreditsRepository } from '../domain/ports';
 
 export class KnexAccountRepository implements AccountRepository, CreditsRepository {
-  constructor(private readonly db: Knex) {}
+  /** @param onKeyDeactivated lets a key cache of this process forget the key at once. */
+  constructor(
+    private readonly db: Knex,
+    private readonly onKeyDeactivated: () => void = () => undefined,
+  ) {}
 
   async balanceOf(accountId: number): Promise<number> {
     const row = await this.db('accounts').select('credits').where({ id: accountId }).first();
@@ -60,6 +64,7 @@ export class KnexAccountRepository implements AccountRepository, CreditsReposito
       .where({ id: keyId })
       .update({ active: false, deactivated_at: this.db.raw('coalesce(deactivated_at, now())') })
       .returning('id');
+    if (rows.length === 1) this.onKeyDeactivated();
     return rows.length === 1;
   }
 

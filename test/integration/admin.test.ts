@@ -77,6 +77,25 @@ describe('admin API', () => {
     expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
   });
 
+  test('when a key is deactivated on another instance, then this one refuses it within 5 seconds', async () => {
+    const other = await startTestServer();
+    try {
+      const account = await createAccount(server, 50);
+      expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
+      await other.admin('DELETE', `/admin/v1/keys/${account.keyId}`);
+      const deactivated = Date.now();
+      let status = 201;
+      while (status !== 401 && Date.now() - deactivated < 8000) {
+        status = (await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status;
+        if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(status).toBe(401);
+      expect(Date.now() - deactivated).toBeLessThanOrEqual(5000);
+    } finally {
+      await other.close();
+    }
+  });
+
   test.each([
     ['GET', '/admin/v1/accounts/999999999', undefined, 'Account not found'],
     ['POST', '/admin/v1/accounts/999999999/credits', { amount: 1 }, 'Account not found'],
