@@ -32,7 +32,7 @@ export interface ReadinessOptions {
 }
 
 export async function checkReadiness(probes: Probes, options: ReadinessOptions = {}): Promise<Readiness> {
-  const { timeoutMs = 500, onFailure } = options;
+  const { timeoutMs = 1000, onFailure } = options;
   const entries = Object.entries(probes);
   const results = await Promise.allSettled(entries.map(([, probe]) => withTimeout(Promise.resolve().then(probe), timeoutMs)));
   const checks: Record<string, CheckState> = {};

@@ -40,7 +40,12 @@ export interface ServicesOptions {
 }
 
 export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
-  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  const db = createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.databasePoolMax,
+    log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
+  });
   if (options.migrate ?? true) await migrateToLatest(db);
   const metrics = createMetrics(db);
   const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();

@@ -14,19 +14,24 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolMax: number;
+  /** Where knex's own warnings go (it writes them to the console otherwise). */
+  log?: { warn(message: string): void };
 }
 
 export function createDatabase(options: DatabaseOptions): Knex {
+  const warn = (message: unknown) => options.log?.warn(String(message));
+  const log = { warn, error: warn, deprecate: warn, debug: () => undefined };
   if (options.databaseUrl) {
     return knex({
       client: 'pg',
       connection: { connectionString: options.databaseUrl, connectionTimeoutMillis: 2000 },
       pool: { min: 0, max: options.poolMax },
       acquireConnectionTimeout: 5000,
+      log,
     });
   }
   mkdirSync(options.dataDir, { recursive: true });
-  return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir } });
+  return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, log });
 }
 
 export async function migrateToLatest(db: Knex): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { IdempotencyClaim, IdempotencyCompletion, IdempotencyRepository } from '../domain/ports';
+import { toNumber } from './database';
+import type { IdempotencyClaim, IdempotencyRepository } from '../domain/ports';
 
 const KEEP_HOURS = 24;
 
@@ -22,7 +23,7 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
         `INSERT INTO idempotency_keys (account_id, key, fingerprint, state, locked_at, expires_at)
          VALUES (?, ?, ?, 'pending', now(), now() + make_interval(hours => ?))
          ON CONFLICT (account_id, key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, state = 'pending', response = NULL,
+           SET fingerprint = EXCLUDED.fingerprint, state = 'pending', result_id = NULL,
                locked_at = EXCLUDED.locked_at, expires_at = EXCLUDED.expires_at
            WHERE idempotency_keys.expires_at < now()
               OR (idempotency_keys.state = 'pending' AND idempotency_keys.locked_at < now() - make_interval(secs => ?))
@@ -30,8 +31,8 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
         [accountId, key, fingerprint, KEEP_HOURS, this.leaseSeconds],
       );
       if (claimed.rows.length > 0) return { status: 'claimed' };
-      const held = await this.db('idempotency_keys').select('fingerprint', 'state', 'response').where({ account_id: accountId, key }).first();
-      if (held?.state === 'completed') return { status: 'completed', fingerprint: held.fingerprint, response: held.response };
+      const held = await this.db('idempotency_keys').select('fingerprint', 'state', 'result_id').where({ account_id: accountId, key }).first();
+      if (held?.state === 'completed') return { status: 'completed', fingerprint: held.fingerprint, resultId: toNumber(held.result_id) };
       if (held) return { status: 'pending', fingerprint: held.fingerprint };
     }
     return { status: 'pending', fingerprint };
@@ -40,11 +41,4 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
   async release(accountId: number, key: string): Promise<void> {
     await this.db('idempotency_keys').where({ account_id: accountId, key, state: 'pending' }).delete();
   }
-}
-
-/** Inside the transaction that stores `id`: the claimed key now replays this response. */
-export async function completeIdempotencyKey(trx: Knex.Transaction, accountId: number, completion: IdempotencyCompletion, id: number): Promise<void> {
-  await trx('idempotency_keys')
-    .where({ account_id: accountId, key: completion.key, state: 'pending' })
-    .update({ state: 'completed', response: JSON.stringify(completion.respond(id)) });
 }

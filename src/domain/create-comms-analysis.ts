@@ -34,7 +34,19 @@ export interface CommsResult {
 
 export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createCommsAnalysis', input };
-  return idempotently(deps.idempotency, call, (claimedKey) => createCommsOnce(deps, caller, input, context.requestId, claimedKey));
+  return idempotently(
+    deps.idempotency,
+    call,
+    (claimedKey) => createCommsOnce(deps, caller, input, context.requestId, claimedKey),
+    (commsId) => storedCommsResult(deps.comms, caller, commsId),
+  );
+}
+
+/** The result of an earlier call, rebuilt from its stored analysis for a replay. */
+async function storedCommsResult(comms: CommsRepository, caller: Caller, commsId: number): Promise<CommsResult> {
+  const stored = await comms.findOwned(caller.accountId, commsId);
+  if (!stored) throw new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: new Error(`replayed analysis ${commsId} is missing`) });
+  return { commsId, snapId: stored.snapId, commsResponse: stored.analysis };
 }
 
 async function createCommsOnce(
@@ -49,11 +61,9 @@ async function createCommsOnce(
   await assertHasCredit(deps.credits, caller.accountId);
   const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), requestId);
   const { snapId, channel, goal, draft } = input;
-  const respond = (commsId: number): CommsResult => ({ commsId, snapId, commsResponse: analysis });
-  const idempotency = idempotencyKey === undefined ? undefined : { key: idempotencyKey, respond };
-  const stored = await deps.comms.storeCharged({ accountId: caller.accountId, snapId, request: { channel, goal, draft }, analysis, provenance, idempotency });
+  const stored = await deps.comms.storeCharged({ accountId: caller.accountId, snapId, request: { channel, goal, draft }, analysis, provenance, idempotencyKey });
   if (!stored) throw insufficientCredits();
-  return respond(stored.commsId);
+  return { commsId: stored.commsId, snapId, commsResponse: analysis };
 }
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {

@@ -34,7 +34,12 @@ export interface SnapResult {
 
 export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createSnap', input: subject };
-  return idempotently(deps.idempotency, call, (claimedKey) => createSnapOnce(deps, caller, subject, context.requestId, claimedKey));
+  return idempotently(
+    deps.idempotency,
+    call,
+    (claimedKey) => createSnapOnce(deps, caller, subject, context.requestId, claimedKey),
+    (snapId) => storedSnapResult(deps.snaps, caller, snapId),
+  );
 }
 
 async function createSnapOnce(
@@ -46,16 +51,26 @@ async function createSnapOnce(
 ): Promise<SnapResult> {
   await assertHasCredit(deps.credits, caller.accountId);
   const { result: prediction, provenance } = await predict(deps.predictor, subject, requestId);
+  const snapResponse = responseOf(subject, prediction);
+  const stored = await deps.snaps.storeCharged({ accountId: caller.accountId, subject, prediction, provenance, idempotencyKey });
+  if (!stored) throw insufficientCredits();
+  return { snapId: stored.snapId, snapResponse };
+}
+
+/** The prediction as the contract shows it; a Visionary secondary profile is refused. */
+function responseOf(subject: SnapSubject, prediction: SnapPrediction): SnapResult['snapResponse'] {
   const { secondary_profile, secondary_code } = prediction;
   if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
   }
-  const snapResponse = { name: subject.name, ...prediction, secondary_profile, secondary_code };
-  const respond = (snapId: number): SnapResult => ({ snapId, snapResponse });
-  const idempotency = idempotencyKey === undefined ? undefined : { key: idempotencyKey, respond };
-  const stored = await deps.snaps.storeCharged({ accountId: caller.accountId, subject, prediction, provenance, idempotency });
-  if (!stored) throw insufficientCredits();
-  return respond(stored.snapId);
+  return { name: subject.name, ...prediction, secondary_profile, secondary_code };
+}
+
+/** The result of an earlier call, rebuilt from its stored snap for a replay. */
+async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: number): Promise<SnapResult> {
+  const snap = await snaps.findOwned(caller.accountId, snapId);
+  if (!snap) throw new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: new Error(`replayed snap ${snapId} is missing`) });
+  return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
 }
 
 async function predict(predictor: Predictor, subject: SnapSubject, requestId: string): Promise<Predicted<SnapPrediction>> {

@@ -1,6 +1,6 @@
 /**
  * Idempotency-Key (DESIGN.md): within 24 hours a replay with the same key and body
- * returns the first success unchanged and charges nothing; the same key with another
+ * returns the first success unchanged (rebuilt from the stored row) and charges nothing; the same key with another
  * body is 422; a replay while the first call runs is 409. Failures release the key.
  */
 import { createHash } from 'node:crypto';
@@ -22,11 +22,15 @@ export interface IdempotentCall {
   input: unknown;
 }
 
-/** Runs `work` once per key; `work` gets the claimed key to complete with its result. */
+/**
+ * Runs `work` once per key: `work` gets the claimed key, to be completed with the id of
+ * the row it stores; a replay rebuilds the result from that row with `replay`.
+ */
 export async function idempotently<T>(
   keys: IdempotencyRepository,
   call: IdempotentCall,
   work: (claimedKey: string | undefined) => Promise<T>,
+  replay: (resultId: number) => Promise<T>,
 ): Promise<Idempotent<T>> {
   if (call.key === undefined) return { result: await work(undefined), replayed: false };
   const fingerprint = fingerprintOf(call.operation, call.input);
@@ -35,7 +39,7 @@ export async function idempotently<T>(
     throw new AppError({ kind: 'idempotency_mismatch', message: MESSAGES.idempotencyMismatch });
   }
   if (claim.status === 'pending') throw new AppError({ kind: 'conflict', message: MESSAGES.idempotencyInProgress });
-  if (claim.status === 'completed') return { result: claim.response as T, replayed: true };
+  if (claim.status === 'completed') return { result: await replay(claim.resultId), replayed: true };
   try {
     return { result: await work(call.key), replayed: false };
   } catch (error) {

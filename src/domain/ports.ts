@@ -16,21 +16,13 @@ export interface StoredSnap {
   prediction: SnapPrediction;
 }
 
-/**
- * Completes a claimed idempotency key in the transaction that stores the result:
- * `respond` turns the new row's id into the response to replay.
- */
-export interface IdempotencyCompletion {
-  key: string;
-  respond(id: number): unknown;
-}
-
 export interface ChargedSnap {
   accountId: number;
   subject: SnapSubject;
   prediction: SnapPrediction;
   provenance: Provenance;
-  idempotency?: IdempotencyCompletion;
+  /** A claimed Idempotency-Key, completed with the stored row in the same statement. */
+  idempotencyKey?: string;
 }
 
 export interface ChargedComms {
@@ -39,7 +31,8 @@ export interface ChargedComms {
   request: Omit<CommsRequest, 'subjectName' | 'profile' | 'primaryCode' | 'secondaryProfile'>;
   analysis: CommsAnalysis;
   provenance: Provenance;
-  idempotency?: IdempotencyCompletion;
+  /** A claimed Idempotency-Key, completed with the stored row in the same statement. */
+  idempotencyKey?: string;
 }
 
 export interface CallerRepository {
@@ -53,22 +46,29 @@ export interface CreditsRepository {
 
 export interface SnapRepository {
   /**
-   * In one transaction: take one credit, store the snap, write the ledger row.
-   * Returns null, storing nothing, when the account has no credit left.
+   * Atomically: take one credit, store the snap, write the ledger row, complete the
+   * idempotency key. Returns null, storing nothing, when the account has no credit left.
    */
   storeCharged(snap: ChargedSnap): Promise<{ snapId: number } | null>;
   findOwned(accountId: number, snapId: number): Promise<StoredSnap | null>;
 }
 
+export interface StoredComms {
+  commsId: number;
+  snapId: number;
+  analysis: CommsAnalysis;
+}
+
 export interface CommsRepository {
   /** Like SnapRepository.storeCharged, for a communication analysis. */
   storeCharged(comms: ChargedComms): Promise<{ commsId: number } | null>;
+  findOwned(accountId: number, commsId: number): Promise<StoredComms | null>;
 }
 
 export type IdempotencyClaim =
   | { status: 'claimed' }
   | { status: 'pending'; fingerprint: string }
-  | { status: 'completed'; fingerprint: string; response: unknown };
+  | { status: 'completed'; fingerprint: string; resultId: number };
 
 export interface IdempotencyRepository {
   /**

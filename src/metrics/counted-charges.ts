@@ -26,5 +26,6 @@ export function countCommsCharges(comms: CommsRepository, creditsCharged: Charge
       if (stored) creditsCharged.inc({ operation: 'createCommsAnalysis' });
       return stored;
     },
+    findOwned: (accountId, commsId) => comms.findOwned(accountId, commsId),
   };
 }

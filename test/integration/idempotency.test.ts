@@ -135,7 +135,7 @@ describe('Idempotency-Key', () => {
     await postSnap(embedded, account, key);
     // As a crash would leave it: claimed, never completed.
     const row = () => embedded.services.db('idempotency_keys').where({ account_id: account.accountId, key });
-    await row().update({ state: 'pending', response: null, locked_at: embedded.services.db.raw('now()') });
+    await row().update({ state: 'pending', result_id: null, locked_at: embedded.services.db.raw('now()') });
     expect((await postSnap(embedded, account, key)).status).toBe(409);
     await row().update({ locked_at: embedded.services.db.raw("now() - interval '1 hour'") });
     const takenOver = await postSnap(embedded, account, key);

@@ -60,10 +60,12 @@ describe('getReadiness', () => {
 
     afterAll(async () => {
       await proxied.close();
+      await proxy.close();
     });
 
     test('then /readyz answers 503 naming it, within a second, and /healthz still answers 200', async () => {
-      expect((await fetch(`${proxied.adminUrl}/readyz`)).status).toBe(200);
+      const before = await fetch(`${proxied.adminUrl}/readyz`);
+      expect({ status: before.status, body: await bodyOf(before) }).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } } });
       await proxy.close();
 
       const started = Date.now();

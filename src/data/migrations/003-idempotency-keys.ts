@@ -1,7 +1,7 @@
 /**
  * Idempotency keys (DESIGN.md, "Idempotency-Key"): one row per account and key, claimed
- * as `pending` before the work and turned `completed`, with the response, in the very
- * transaction that stores the result and takes the credit. Failures delete their row.
+ * as `pending` before the work and turned `completed`, pointing at the stored result, by
+ * the very statement that stores the result and takes the credit. Failures delete it.
  */
 import type { Knex } from 'knex';
 
@@ -11,7 +11,7 @@ export async function up(db: Knex): Promise<void> {
     t.text('key').notNullable();
     t.specificType('fingerprint', 'char(64)').notNullable();
     t.text('state').notNullable();
-    t.jsonb('response');
+    t.bigInteger('result_id');
     t.timestamp('locked_at', { useTz: true }).notNullable();
     t.timestamp('expires_at', { useTz: true }).notNullable();
     t.primary(['account_id', 'key']);

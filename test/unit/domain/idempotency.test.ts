@@ -3,6 +3,9 @@ import { idempotently } from '../../../src/domain/idempotency';
 import { InMemoryIdempotency } from './in-memory-idempotency';
 
 const call = (input: unknown, key: string | null = 'key-1') => ({ accountId: 1, key: key ?? undefined, operation: 'createSnap', input });
+const noReplay = async (): Promise<never> => {
+  throw new Error('no replay expected');
+};
 
 async function kindOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
@@ -13,46 +16,60 @@ describe('idempotently', () => {
   test('when no key is given, then the work runs every time', async () => {
     const keys = new InMemoryIdempotency();
     let runs = 0;
-    await idempotently(keys, call({ a: 1 }, null), async () => ++runs);
-    await idempotently(keys, call({ a: 1 }, null), async () => ++runs);
+    await idempotently(keys, call({ a: 1 }, null), async () => ++runs, noReplay);
+    await idempotently(keys, call({ a: 1 }, null), async () => ++runs, noReplay);
     expect(runs).toBe(2);
     expect(keys.rows.size).toBe(0);
   });
 
-  test('when a completed key is replayed with the same input, then the stored response comes back and the work does not run', async () => {
+  test('when a completed key is replayed with the same input, then the result is rebuilt from the stored row and the work does not run', async () => {
     const keys = new InMemoryIdempotency();
-    await idempotently(keys, call({ a: 1 }), async (claimed) => {
-      keys.complete(1, claimed ?? '', { snapId: 7 });
-      return { snapId: 7 };
-    });
+    await idempotently(
+      keys,
+      call({ a: 1 }),
+      async (claimed) => {
+        keys.complete(1, claimed ?? '', 7);
+        return { snapId: 7 };
+      },
+      noReplay,
+    );
     let ran = false;
-    const replay = await idempotently(keys, call({ a: 1 }), async () => {
-      ran = true;
-      return { snapId: 8 };
-    });
+    const replay = await idempotently(
+      keys,
+      call({ a: 1 }),
+      async () => {
+        ran = true;
+        return { snapId: 8 };
+      },
+      async (resultId) => ({ snapId: resultId }),
+    );
     expect(replay).toEqual({ result: { snapId: 7 }, replayed: true });
     expect(ran).toBe(false);
   });
 
-  test('when the same key comes with another input, then it is refused with 422\'s kind, pending or completed', async () => {
+  test('when the same key comes with another input, then it is refused with 422\'s kind', async () => {
     const keys = new InMemoryIdempotency();
     await keys.claim(1, 'key-1', 'f'.repeat(64));
-    expect(await kindOf(idempotently(keys, call({ a: 2 }), async () => 1))).toBe('idempotency_mismatch: Idempotency-Key was already used with a different request');
+    expect(await kindOf(idempotently(keys, call({ a: 2 }), async () => 1, noReplay))).toBe(
+      'idempotency_mismatch: Idempotency-Key was already used with a different request',
+    );
   });
 
   test('when the first call is still running, then a replay is refused with 409\'s kind', async () => {
     const keys = new InMemoryIdempotency();
     let finish: () => void = () => undefined;
-    const first = idempotently(keys, call({ a: 1 }), () => new Promise<number>((resolve) => (finish = () => resolve(1))));
-    expect(await kindOf(idempotently(keys, call({ a: 1 }), async () => 2))).toBe('conflict: A request with this Idempotency-Key is still being processed');
+    const first = idempotently(keys, call({ a: 1 }), () => new Promise<number>((resolve) => (finish = () => resolve(1))), noReplay);
+    expect(await kindOf(idempotently(keys, call({ a: 1 }), async () => 2, noReplay))).toBe(
+      'conflict: A request with this Idempotency-Key is still being processed',
+    );
     finish();
     await first;
   });
 
   test('when the work fails, then the key is released and a retry runs again', async () => {
     const keys = new InMemoryIdempotency();
-    await expect(idempotently(keys, call({ a: 1 }), async () => Promise.reject(new Error('upstream down')))).rejects.toThrow('upstream down');
+    await expect(idempotently(keys, call({ a: 1 }), async () => Promise.reject(new Error('upstream down')), noReplay)).rejects.toThrow('upstream down');
     expect(keys.rows.size).toBe(0);
-    expect(await idempotently(keys, call({ a: 1 }), async () => 'second try')).toEqual({ result: 'second try', replayed: false });
+    expect(await idempotently(keys, call({ a: 1 }), async () => 'second try', noReplay)).toEqual({ result: 'second try', replayed: false });
   });
 });

@@ -24,7 +24,7 @@ describe('countSnapCharges and countCommsCharges', () => {
   test('when storing fails, then nothing is counted and the error passes through', async () => {
     const metrics = createMetrics(noDatabase);
     const failure = new Error('connection reset');
-    const comms: CommsRepository = { storeCharged: async () => Promise.reject(failure) };
+    const comms: CommsRepository = { storeCharged: async () => Promise.reject(failure), findOwned: async () => null };
     await expect(countCommsCharges(comms, metrics.creditsCharged).storeCharged({} as never)).rejects.toBe(failure);
     expect(await charged(metrics, 'createCommsAnalysis')).toBe(0);
   });
