@@ -5,21 +5,11 @@
  */
 import { bodyOf } from '../support/json';
 import { delay, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
-import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
+import { UPSTREAM_PREDICTION, balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
 import { controlService } from '../support/services-control';
 import { spawnServer } from '../support/spawned-server';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 
-const PREDICTION = {
-  profile: 'Catalyst',
-  primary_code: 'CT',
-  secondary_profile: 'Connector',
-  secondary_code: 'CN',
-  confidence: 'Medium',
-  reasoning: 'r',
-  summary: 's',
-  secondary_profile_summary: 'ss',
-};
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -140,7 +130,7 @@ describe('signals', () => {
 
   test('when SIGTERM arrives with requests in flight, then they complete, new connections are refused, and the process exits 0', async () => {
     fake.reset();
-    fake.always(delay(1000, reply(PREDICTION)));
+    fake.always(delay(1000, reply(UPSTREAM_PREDICTION)));
     const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, SHUTDOWN_TIMEOUT_SECONDS: '5' });
     const account = await accountOn(server.adminUrl, 10);
     const inFlight = Array.from({ length: 5 }, () =>
@@ -167,7 +157,7 @@ describe('signals', () => {
 
   test('when the process is SIGKILLed mid-requests, then after a restart every charge has its snap and every snap its charge', async () => {
     fake.reset();
-    fake.always(delay(150, reply(PREDICTION)));
+    fake.always(delay(150, reply(UPSTREAM_PREDICTION)));
     const env = { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL };
     const first = await spawnServer(env);
     const accounts = await Promise.all([30, 30, 30].map((credits) => accountOn(first.adminUrl, credits)));

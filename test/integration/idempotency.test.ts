@@ -2,19 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { bodyOf } from '../support/json';
 import { delay, garbage, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
-import { balanceOf, createAccount, PERSON, snapCountOf, type TestAccount } from '../support/factories';
+import { UPSTREAM_PREDICTION, balanceOf, createAccount, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
-const PREDICTION = {
-  profile: 'Catalyst',
-  primary_code: 'CT',
-  secondary_profile: 'Connector',
-  secondary_code: 'CN',
-  confidence: 'Medium',
-  reasoning: 'r',
-  summary: 's',
-  secondary_profile_summary: 'ss',
-};
 
 let embedded: TestServer;
 let fake: FakeOpenAi;
@@ -81,7 +71,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('when a replay arrives while the first call runs, then it answers 409 and the first still succeeds once', async () => {
-    fake.script(delay(700, reply(PREDICTION)));
+    fake.script(delay(700, reply(UPSTREAM_PREDICTION)));
     const account = await createAccount(upstream, 5);
     const key = randomUUID();
     const first = postSnap(upstream, account, key);
@@ -95,7 +85,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('when the first call failed, then a retry with the same key runs again', async () => {
-    fake.script(garbage(), reply(PREDICTION));
+    fake.script(garbage(), reply(UPSTREAM_PREDICTION));
     const account = await createAccount(upstream, 5);
     const key = randomUUID();
     const failed = await postSnap(upstream, account, key);
@@ -106,7 +96,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('when 20 replays of one key arrive at once, then there is one snap and one charge', async () => {
-    fake.always(delay(300, reply(PREDICTION)));
+    fake.always(delay(300, reply(UPSTREAM_PREDICTION)));
     const account = await createAccount(upstream, 50);
     const key = randomUUID();
     const responses = await Promise.all(Array.from({ length: 20 }, () => postSnap(upstream, account, key)));

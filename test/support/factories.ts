@@ -44,3 +44,15 @@ export const PERSON = {
   notes: 'Checks every figure twice, keeps meticulous notes and audits the spreadsheet before any decision.',
   jobType: 'Financial auditor',
 };
+
+/** A complete prediction as an OpenAI-compatible upstream would answer it. */
+export const UPSTREAM_PREDICTION = {
+  profile: 'Catalyst',
+  primary_code: 'CT',
+  secondary_profile: 'Connector',
+  secondary_code: 'CN',
+  confidence: 'Medium',
+  reasoning: 'Starts things and rallies people.',
+  summary: 'Energetic and quick to act.',
+  secondary_profile_summary: 'Builds networks.',
+};
