@@ -3,11 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run test lint typecheck gen gen-check unit integration clean
+.PHONY: help install build run test lint typecheck gen gen-check unit integration contract docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
-	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit and integration tests"
+	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration and contract tests"
+	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
+	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
+	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes bench/results.md"
 	@echo "make lint | typecheck | gen | gen-check | unit | integration | build | clean"
 
 install: $(NPM_STAMP)
@@ -23,7 +26,7 @@ build: install
 run: build
 	DEMO_ACCOUNT=true node dist/src/main.js
 
-test: install lint typecheck gen-check unit integration
+test: install lint typecheck gen-check unit integration contract
 
 lint: install
 	npx eslint .
@@ -43,6 +46,21 @@ unit: install
 
 integration: build
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
+
+# Schemathesis (schemathesis.toml), the docs page in Chromium and the SDK examples against the
+# built service on real PostgreSQL and Redis. SEED=<n> reproduces a Schemathesis run; reports
+# and screenshots land in test-output/contract/.
+contract: build
+	scripts/contract/run.sh
+
+docs: install
+	npm run docs --silent
+
+# Not part of `make test` (minutes of load); test/integration/bench-harness.test.ts runs its --quick mode.
+# BENCH_ARGS: --quick, --cpu-prof (profile the one-process service), --keep (keep the logs), --out FILE.
+bench: build
+	npx tsc -p scripts/bench/tsconfig.json
+	scripts/with-test-services.sh node dist/scripts/bench/run-bench.js $(BENCH_ARGS)
 
 clean:
 	rm -rf dist .data .services test-output

@@ -1,4 +1,7 @@
-/** Two projects: fast unit tests, and integration tests against real PostgreSQL and Redis. */
+/**
+ * Three projects: fast unit tests, integration tests against real PostgreSQL and Redis,
+ * and contract tests against the live service that `make contract` starts.
+ */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
 /** @type {import('jest').Config} */
@@ -16,6 +19,13 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // The live service that `make contract` starts (scripts/contract/run.sh): docs, SDKs.
+      displayName: 'contract',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/contract/**/*.test.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
   ],

@@ -4,7 +4,7 @@
  * within SHUTDOWN_TIMEOUT_SECONDS, then releases the database and Redis.
  */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createAdminApp } from './http/admin-app';
@@ -58,8 +58,16 @@ export async function startServer(config: Config, logger: Logger, options: Serve
   };
 }
 
-async function listen(app: { listen: (port: number, host: string) => Server }, port: number, host: string): Promise<Server> {
-  const server = app.listen(port, host);
+/**
+ * Node's default listen backlog (511) overflows when a thousand clients connect at
+ * once, and each refused SYN costs its client a second; the kernel caps this at
+ * net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
+async function listen(app: RequestListener, port: number, host: string): Promise<Server> {
+  const server = createServer(app);
+  server.listen({ port, host, backlog: LISTEN_BACKLOG });
   await once(server, 'listening');
   return server;
 }

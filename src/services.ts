@@ -9,6 +9,7 @@ import { CachedCallerRepository } from './data/cached-caller-repository';
 import { KnexCallerRepository } from './data/caller-repository';
 import { KnexCommsRepository } from './data/comms-repository';
 import { createDatabase, migrateToLatest } from './data/database';
+import { GroupCommit } from './data/group-commit';
 import { KnexIdempotencyRepository } from './data/idempotency-repository';
 import { KnexSnapRepository } from './data/snap-repository';
 import type { CommsRepository, SnapRepository } from './domain/ports';
@@ -51,12 +52,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();
   const callers = new CachedCallerRepository(new KnexCallerRepository(db));
   const accounts = new KnexAccountRepository(db, () => callers.clear());
+  const charges = new GroupCommit(db);
   return {
     db,
     callers,
     accounts,
-    snaps: countSnapCharges(new KnexSnapRepository(db), metrics.creditsCharged),
-    comms: countCommsCharges(new KnexCommsRepository(db), metrics.creditsCharged),
+    snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
     predictor: instrumentPredictor(createPredictor(config), metrics),
     rateLimit,

@@ -1,26 +1,33 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
+import type { GroupCommit } from './group-commit';
 import { storeCharged } from './store-charged';
 import type { ChargedComms, CommsRepository, StoredComms } from '../domain/ports';
 
 export class KnexCommsRepository implements CommsRepository {
-  constructor(private readonly db: Knex) {}
+  /** @param charges batches the charging statements of concurrent requests into shared commits */
+  constructor(
+    private readonly db: Knex,
+    private readonly charges: GroupCommit,
+  ) {}
 
   async storeCharged(comms: ChargedComms): Promise<{ commsId: number } | null> {
-    const commsId = await storeCharged(this.db, {
-      accountId: comms.accountId,
-      table: 'comms_analyses',
-      columns: {
-        snap_id: comms.snapId,
-        request: JSON.stringify(comms.request),
-        response: JSON.stringify(comms.analysis),
-        predictor: comms.provenance.predictor,
-        model: comms.provenance.model,
-        prompt_version: comms.provenance.promptVersion,
-      },
-      ledger: { reason: 'comms', column: 'comms_id' },
-      idempotencyKey: comms.idempotencyKey,
-    });
+    const commsId = await this.charges.run(comms.accountId, (db) =>
+      storeCharged(db, {
+        accountId: comms.accountId,
+        table: 'comms_analyses',
+        columns: {
+          snap_id: comms.snapId,
+          request: JSON.stringify(comms.request),
+          response: JSON.stringify(comms.analysis),
+          predictor: comms.provenance.predictor,
+          model: comms.provenance.model,
+          prompt_version: comms.provenance.promptVersion,
+        },
+        ledger: { reason: 'comms', column: 'comms_id' },
+        idempotencyKey: comms.idempotencyKey,
+      }),
+    );
     return commsId === null ? null : { commsId };
   }
 

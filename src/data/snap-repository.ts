@@ -1,25 +1,32 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
+import type { GroupCommit } from './group-commit';
 import { storeCharged } from './store-charged';
 import type { ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
 
 export class KnexSnapRepository implements SnapRepository {
-  constructor(private readonly db: Knex) {}
+  /** @param charges batches the charging statements of concurrent requests into shared commits */
+  constructor(
+    private readonly db: Knex,
+    private readonly charges: GroupCommit,
+  ) {}
 
   async storeCharged(snap: ChargedSnap): Promise<{ snapId: number } | null> {
-    const snapId = await storeCharged(this.db, {
-      accountId: snap.accountId,
-      table: 'snaps',
-      columns: {
-        request: JSON.stringify(snap.subject),
-        prediction: JSON.stringify(snap.prediction),
-        predictor: snap.provenance.predictor,
-        model: snap.provenance.model,
-        prompt_version: snap.provenance.promptVersion,
-      },
-      ledger: { reason: 'snap', column: 'snap_id' },
-      idempotencyKey: snap.idempotencyKey,
-    });
+    const snapId = await this.charges.run(snap.accountId, (db) =>
+      storeCharged(db, {
+        accountId: snap.accountId,
+        table: 'snaps',
+        columns: {
+          request: JSON.stringify(snap.subject),
+          prediction: JSON.stringify(snap.prediction),
+          predictor: snap.provenance.predictor,
+          model: snap.provenance.model,
+          prompt_version: snap.provenance.promptVersion,
+        },
+        ledger: { reason: 'snap', column: 'snap_id' },
+        idempotencyKey: snap.idempotencyKey,
+      }),
+    );
     return snapId === null ? null : { snapId };
   }
 

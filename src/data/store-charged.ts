@@ -5,8 +5,8 @@
  * row lock on the account queues concurrent charges, and `credits >= 1`, re-checked
  * under that lock, stops them at zero.
  */
-import type { Knex } from 'knex';
 import { toNumber } from './database';
+import type { Executor } from './group-commit';
 
 export interface ChargedRow {
   accountId: number;
@@ -18,7 +18,7 @@ export interface ChargedRow {
 }
 
 /** The new row's id, or null when the account had no credit left (nothing stored). */
-export async function storeCharged(db: Knex, row: ChargedRow): Promise<number | null> {
+export async function storeCharged(db: Executor, row: ChargedRow): Promise<number | null> {
   const names = Object.keys(row.columns);
   const result = await db.raw(
     `WITH charged AS (

@@ -8,13 +8,21 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A non-blank string, or null. */
+/** With the `u` flag a surrogate pair is one code point: this matches unpaired surrogates only. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/gu;
+
+/**
+ * A non-blank string, or null. NUL characters are dropped and unpaired surrogates
+ * replaced: PostgreSQL cannot store either, and the model's text must never fail a call.
+ */
 export function readString(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
+  if (typeof value !== 'string') return null;
+  const storable = value.replaceAll('\u0000', '').replace(UNPAIRED_SURROGATE, '\uFFFD');
+  return storable.trim() !== '' ? storable : null;
 }
 
 /** The non-blank strings of a list; anything else in it is dropped; not a list: []. */
 export function readStringList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((item): item is string => readString(item) !== null);
+  return value.map(readString).filter((item): item is string => item !== null);
 }

@@ -1,0 +1,123 @@
+/**
+ * Starts the processes the bench measures or needs (the service, the bare baseline, the
+ * fake upstream, the load generator) as children with an explicit environment, their
+ * output in a log file, and stops them by their own pid.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { processTree } from './proc-stats';
+
+export interface Child {
+  name: string;
+  pid: number;
+  process: ChildProcess;
+  logFile: string;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL to whatever of its tree is left after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Only what a Node process needs from the bench's own environment; the rest is explicit. */
+function baseEnv(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
+  return Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
+}
+
+/** Every child still running, so that a failed or interrupted bench can stop them all. */
+const running = new Set<Child>();
+
+export async function stopAllChildren(): Promise<void> {
+  await Promise.all([...running].map((child) => child.stop(2_000)));
+}
+
+export function startChild(options: { name: string; args: string[]; env: Record<string, string>; logFile: string; cwd: string }): Child {
+  const log = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  if (child.pid === undefined) throw new Error(`${options.name}: could not start`);
+  const pid = child.pid;
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  let alive = true;
+  void exited.then(() => (alive = false));
+  const handle: Child = {
+    name: options.name,
+    pid,
+    process: child,
+    logFile: options.logFile,
+    exited,
+    stop: async (graceMs = 15_000) => {
+      const tree = processTree(pid);
+      if (alive) child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        for (const each of tree) killQuietly(each);
+      }, graceMs);
+      await exited;
+      clearTimeout(timer);
+      // Cluster workers left behind by a primary that exited: ours, stop them by pid.
+      for (const each of tree.slice(1)) if (processTree(each).length > 0) killQuietly(each);
+      running.delete(handle);
+    },
+  };
+  running.add(handle);
+  return handle;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** The last lines of a child's log, for an error message. */
+export function logTail(child: Child, lines = 20): string {
+  try {
+    return readFileSync(child.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects if `child` exits first or after `timeoutMs`. */
+export async function waitForPort(child: Child, port: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void child.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${child.name} exited before listening on ${port}:\n${logTail(child)}`);
+    if (await accepts(port)) return;
+    await sleep(20);
+  }
+  throw new Error(`${child.name} did not listen on ${port} within ${timeoutMs} ms:\n${logTail(child)}`);
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,108 @@
+/**
+ * Cold start: from spawning `node dist/src/main.js` to its first `POST /api/v1/snap`
+ * answered 201. The account is created through the admin listener as soon as it
+ * answers; both are polled every 5 ms.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createAccount } from './accounts';
+import { freePort, logTail, sleep, startChild } from './child-process';
+import type { BenchPaths } from './servers';
+import { createScratchDatabase } from './scratch-database';
+import { serviceEnv } from './servers';
+import { SNAP_BODY } from './snap-request';
+
+const POLL_MS = 5;
+const GIVE_UP_MS = 60_000;
+
+/** Milliseconds from spawn to the first 201. */
+export async function measureColdStart(paths: BenchPaths, name: string, env: Record<string, string>): Promise<number> {
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const admin = { adminUrl: `http://127.0.0.1:${adminPort}`, adminToken: `bench-cold-${process.pid}-${Date.now()}` };
+  const started = performance.now();
+  const child = startChild({
+    name,
+    args: [join(paths.root, 'dist/src/main.js')],
+    env: serviceEnv({ ...env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: admin.adminToken }),
+    logFile: join(paths.workDir, 'cold-start.log'),
+    cwd: paths.root,
+  });
+  let exited = false;
+  void child.exited.then(() => (exited = true));
+  try {
+    const apiKey = await until(() => createAccount(admin, 'cold start', 10), () => exited);
+    await until(() => snapCreated(`http://127.0.0.1:${port}`, apiKey), () => exited);
+    return performance.now() - started;
+  } catch (err) {
+    throw new Error(`${name}: ${String(err)}\n${logTail(child)}`, { cause: err });
+  } finally {
+    await child.stop();
+  }
+}
+
+async function snapCreated(url: string, apiKey: string): Promise<true> {
+  const response = await fetch(`${url}/api/v1/snap`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: SNAP_BODY,
+  });
+  await response.arrayBuffer();
+  if (response.status !== 201) throw new Error(`POST /api/v1/snap answered ${response.status}`);
+  return true;
+}
+
+/** Retries `attempt` every POLL_MS until it resolves; gives up when the server has exited or after GIVE_UP_MS. */
+async function until<T>(attempt: () => Promise<T>, gone: () => boolean): Promise<T> {
+  const deadline = performance.now() + GIVE_UP_MS;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (gone()) throw new Error('the server exited before answering 201', { cause: err });
+      if (performance.now() > deadline) throw err;
+      await sleep(POLL_MS);
+    }
+  }
+}
+
+export interface ColdStartRow {
+  name: string;
+  runsMs: number[];
+}
+
+/**
+ * `runs` cold starts of each mode, alternating: the `make run` default (embedded
+ * PGlite in a fresh DATA_DIR, in-process rate limit, embedded predictor) and
+ * PostgreSQL + Redis (a fresh database each time: the migrations are part of it).
+ */
+export async function measureColdStarts(
+  paths: BenchPaths,
+  runs: number,
+  backing: { databaseUrl: string; redisUrl: string; runId: string },
+  log: (line: string) => void,
+): Promise<ColdStartRow[]> {
+  const embedded: ColdStartRow = { name: 'embedded (PGlite in a fresh DATA_DIR)', runsMs: [] };
+  const postgres: ColdStartRow = { name: 'PostgreSQL + Redis (a fresh database)', runsMs: [] };
+  for (let run = 1; run <= runs; run++) {
+    log(`cold start ${run}/${runs}: embedded`);
+    const dataDir = mkdtempSync(join(paths.workDir, 'data-'));
+    embedded.runsMs.push(await measureColdStart(paths, 'cold start, embedded', { DATA_DIR: dataDir }));
+    rmSync(dataDir, { recursive: true, force: true });
+
+    log(`cold start ${run}/${runs}: PostgreSQL + Redis`);
+    const database = await createScratchDatabase(backing.databaseUrl, `${backing.runId}_cold_${run}`);
+    try {
+      postgres.runsMs.push(
+        await measureColdStart(paths, 'cold start, PostgreSQL', {
+          DATABASE_URL: database.url,
+          REDIS_URL: backing.redisUrl,
+          RATE_LIMIT_REDIS_PREFIX: `${backing.runId}:cold:rl:`,
+        }),
+      );
+    } finally {
+      await database.drop();
+    }
+  }
+  return [embedded, postgres];
+}

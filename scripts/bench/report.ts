@@ -1,0 +1,199 @@
+/** The bench's report: markdown tables, printed and written to bench/results.md. */
+import { baselineOf, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
+import { PROBE_RESOLUTION_MS } from './loop-delay-constants';
+import { checkTargets } from './targets';
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number) => (bytes / MB).toFixed(0);
+
+function throughputSection(results: BenchResults): string {
+  const { settings } = results;
+  const rows = results.throughput.map((row) => {
+    const s = summarise(row);
+    return [
+      row.name,
+      int(s.okPerSecond),
+      row.rounds.map((r) => int(r.okPerSecond)).join(', '),
+      s.p50Ms.toFixed(1),
+      s.p99Ms.toFixed(1),
+      ratioToBaseline(results, row).toFixed(2),
+      int(s.ok),
+      int(s.non2xx),
+      int(s.failures),
+      mb(row.peakBytes),
+      String(row.processes),
+    ];
+  });
+  const cores = (n: number) => (Number.isNaN(n) ? 'n/a' : n.toFixed(2));
+  const cpuRows = results.throughput.map((row) => {
+    const s = summarise(row);
+    const known = [s.serverCores, s.loadCores, s.postgresCores, s.redisCores].filter((n) => !Number.isNaN(n));
+    const other = s.machineCores - known.reduce((a, b) => a + b, 0);
+    return [row.name, cores(s.serverCores), cores(s.loadCores), cores(s.postgresCores), cores(s.redisCores), cores(Math.max(0, other)), cores(s.machineCores)];
+  });
+  return [
+    `## Throughput: \`POST /api/v1/snap\`, ${settings.connections} connections`,
+    '',
+    `Warm-up ${settings.warmupSeconds} s per server, then ${settings.rounds} interleaved rounds of ${settings.roundSeconds} s (rotating order); ` +
+      `figures are the median round. The load rotates over ${settings.accounts} accounts' keys.`,
+    '',
+    table(['server', 'req/s (2xx)', 'req/s per round', 'p50 ms', 'p99 ms', 'ratio to baseline', '2xx', 'non-2xx', 'errors + timeouts', 'peak RSS MB', 'processes'], rows),
+    '',
+    `Where the CPU went during the rounds (median round, in cores of the machine's ${results.machine.cpus}):`,
+    '',
+    table(['server', 'server', 'load generator', 'PostgreSQL', 'Redis', 'other', 'machine'], cpuRows),
+  ].join('\n');
+}
+
+function slowUpstreamSection(results: BenchResults): string {
+  const slow = results.slowUpstream;
+  const other = slow.load.completed - (slow.load.statusCodes['201'] ?? 0);
+  return [
+    `## Slow upstream: ${slow.requests} requests at once, upstream answers after ${slow.upstreamDelayMs / 1000} s`,
+    '',
+    `One process (WEB_CONCURRENCY=1), predictor pointed at a fake OpenAI-compatible server; ${slow.requests} connections, one request each, ` +
+      `after a warm-up burst. Ceiling: ${slow.requests} requests / ${slow.upstreamDelayMs / 1000} s = ${slow.ceilingPerSecond} req/s.`,
+    '',
+    table(
+      ['requests', '201', 'other responses', 'errors + timeouts', 'seconds', 'req/s (201)', 'of ceiling', 'p50 ms', 'p99 ms', 'peak RSS MB', 'event-loop delay p99 ms', 'event-loop delay max ms', 'listen-queue overflows', 'accept-queue peak: service / upstream', 'upstream calls'],
+      [
+        [
+          String(slow.requests),
+          int(slow.load.statusCodes['201'] ?? 0),
+          int(other),
+          int(slow.load.errors + slow.load.timeouts),
+          slow.load.seconds.toFixed(2),
+          int(slow.load.okPerSecond),
+          `${((slow.load.okPerSecond / slow.ceilingPerSecond) * 100).toFixed(0)}%`,
+          int(slow.load.p50Ms),
+          int(slow.load.p99Ms),
+          mb(slow.peakBytes),
+          slow.loopDelay.p99Ms.toFixed(1),
+          slow.loopDelay.maxMs.toFixed(0),
+          String(slow.listenOverflows),
+          `${slow.acceptQueuePeak.service} / ${slow.acceptQueuePeak.upstream}`,
+          String(slow.upstreamCalls),
+        ],
+      ],
+    ),
+    '',
+    ...(slow.upstreamArrivalMs
+      ? [
+          `The upstream received the burst's calls from ${int(slow.upstreamArrivalMs.first)} ms to ${int(slow.upstreamArrivalMs.last)} ms after the load generator began, ` +
+            `and answered each ${int(slow.upstreamDelayMs)} ms after it arrived: that spread is where the time above ${int(slow.upstreamDelayMs)} ms went.`,
+          '',
+        ]
+      : []),
+    `CPU during the burst, in cores: ${['server', 'postgres', 'redis', 'upstream', 'machine']
+      .filter((name) => slow.load.cores[name] !== undefined)
+      .map((name) => `${name === 'upstream' ? 'fake upstream' : name === 'postgres' ? 'PostgreSQL' : name === 'redis' ? 'Redis' : name} ${(slow.load.cores[name] as number).toFixed(2)}`)
+      .concat(`load generator ${(slow.load.cpuSeconds / slow.load.seconds).toFixed(2)}`)
+      .join(', ')}.`,
+  ].join('\n');
+}
+
+function coldStartSection(results: BenchResults): string {
+  return [
+    '## Cold start: process start to the first 201',
+    '',
+    table(
+      ['mode', 'median ms', 'runs ms'],
+      results.coldStarts.map((row) => [row.name, int(median(row.runsMs)), row.runsMs.map(int).join(', ')]),
+    ),
+  ].join('\n');
+}
+
+function targetsSection(results: BenchResults): string {
+  return [
+    '## Targets',
+    '',
+    table(
+      ['target', 'measured', 'met'],
+      checkTargets(results).map((check) => [check.target, check.measured, check.met ? 'met' : '**not met**']),
+    ),
+  ].join('\n');
+}
+
+/** Observations the figures need next to them, derived from the run. */
+function notes(results: BenchResults): string[] {
+  const out: string[] = [];
+  const one = serviceRow(results, 1);
+  const two = serviceRow(results, 2);
+  if (two && two.processes <= 1) {
+    out.push('WEB_CONCURRENCY=2 ran as a single process: the variable has no effect yet, so that row measures the same thing as WEB_CONCURRENCY=1.');
+  }
+  for (const row of results.throughput) {
+    const s = summarise(row);
+    if (s.non2xx > 0 || s.failures > 0) {
+      out.push(`${row.name}: ${s.non2xx} non-2xx responses (${JSON.stringify(s.statusCodes)}) and ${s.failures} errors or timeouts; its req/s counts 2xx only.`);
+    }
+  }
+  const baseline = summarise(baselineOf(results));
+  if (baseline.loadCores >= 0.9) {
+    out.push(
+      `The load generator used ${baseline.loadCores.toFixed(2)} cores against the baseline: on ${results.machine.cpus} cores it competes with the server, ` +
+        'so the baseline is partly bounded by the load generator and the ratios are, if anything, flattering.',
+    );
+  }
+  if (results.machine.loadAverageAtStart > 0.5) {
+    out.push(`The machine was not idle when the run began (load average ${results.machine.loadAverageAtStart.toFixed(2)}): other work may have taken CPU from the servers; compare the machine CPU column.`);
+  }
+  if (one && results.machine.cpus <= 2) {
+    out.push(`PostgreSQL, Redis, the load generator and the server share the machine's ${results.machine.cpus} cores.`);
+  }
+  if (results.slowUpstream.listenOverflows > 0) {
+    const { service, upstream } = results.slowUpstream.acceptQueuePeak;
+    const where = service >= 511 ? "the service's" : upstream >= 511 ? "the fake upstream's" : 'a';
+    out.push(
+      `${results.slowUpstream.listenOverflows} connections overflowed ${where} listen queue during the slow-upstream burst ` +
+        `(accept-queue peak ${service} at the service, ${upstream} at the upstream, against Node's default backlog of 511): ` +
+        'the kernel dropped their SYNs and the clients retried after about 1 s.',
+    );
+  }
+  if (results.settings.cpuProfile) out.push('Profiled run (`--cpu-prof`): the WEB_CONCURRENCY=1 service ran under the CPU profiler, which slows it.');
+  if (results.settings.quick) out.push('Quick mode (`--quick`): the rounds are far too short for the figures to mean anything; it only checks that the harness works.');
+  return out;
+}
+
+const METHOD = [
+  'req/s counts 2xx responses per second of the round. Latencies are autocannon\'s, over all responses of the round.',
+  'CPU: user + system time over the round, in cores (1.00 = one core busy), from /proc: the server\'s processes, autocannon\'s process, the PostgreSQL and Redis processes (found by their listening port), and the whole machine; other = machine − the rest (the bench itself, other work).',
+  'Peak RSS: VmHWM of the server process from /proc/<pid>/status, sampled every 200 ms for its whole life (startup and every round included); for several processes, the sum of their peaks.',
+  `Event-loop delay: perf_hooks.monitorEventLoopDelay (resolution ${PROBE_RESOLUTION_MS} ms) inside the server, preloaded with \`node -r dist/scripts/bench/loop-delay-probe.js\`, reset just before the burst; delay = sampled interval − ${PROBE_RESOLUTION_MS} ms.`,
+  'Cold start: from spawning `node dist/src/main.js` to the first 201 of `POST /api/v1/snap`, the account created through the admin listener as soon as it answers (both polled every 5 ms).',
+  'Every process of a run (servers, load generator, fake upstream, PostgreSQL, Redis) runs on this one machine and talks over 127.0.0.1.',
+];
+
+export function renderReport(results: BenchResults): string {
+  const { machine } = results;
+  const observations = notes(results);
+  return [
+    '# Benchmark results',
+    '',
+    `Produced by \`make bench${results.settings.quick ? ' (--quick)' : ''}\` (scripts/bench/). Do not edit by hand: run it again.`,
+    '',
+    `- date: ${machine.date}`,
+    `- machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory; 1-minute load average at the start: ${machine.loadAverageAtStart.toFixed(2)}`,
+    `- Node.js ${machine.node}; code: ${machine.commit}`,
+    `- service: \`NODE_ENV=production node dist/src/main.js\`, PostgreSQL + Redis, embedded predictor, LOG_LEVEL=warn, RATE_LIMIT_MAX=100000000`,
+    '',
+    throughputSection(results),
+    '',
+    slowUpstreamSection(results),
+    '',
+    coldStartSection(results),
+    '',
+    targetsSection(results),
+    '',
+    ...(observations.length > 0 ? ['## Notes', '', ...observations.map((n) => `- ${n}`), ''] : []),
+    '## Method',
+    '',
+    ...METHOD.map((m) => `- ${m}`),
+    '',
+  ].join('\n');
+}

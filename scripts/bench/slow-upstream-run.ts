@@ -1,0 +1,143 @@
+/**
+ * The slow-upstream run: the service (one process) with its predictor pointed at a fake
+ * OpenAI-compatible server that answers after 2 s, and N requests sent at once over N
+ * connections. The ceiling is N requests per 2 s. The event-loop delay is recorded
+ * inside the server by the preloaded loop-delay probe, reset just before the burst.
+ */
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchSettings } from './bench-settings';
+import { logTail, sleep, startChild, type Child } from './child-process';
+import { createAccounts } from './accounts';
+import type { LoadResult } from './load-generator';
+import type { LoopDelaySnapshot } from './loop-delay-probe';
+import { acceptQueueDepths, listenOverflows, processTree } from './proc-stats';
+import { runLoad } from './run-load';
+import { backingPids, startService, type BenchPaths } from './servers';
+import { SNAP_BODY, SNAP_PATH } from './snap-request';
+
+export interface SlowUpstreamResult {
+  requests: number;
+  upstreamDelayMs: number;
+  /** requests / upstream delay: what a server that adds nothing would reach. */
+  ceilingPerSecond: number;
+  load: LoadResult;
+  peakBytes: number;
+  /** The worst process's event-loop delay during the burst (one process here). */
+  loopDelay: LoopDelaySnapshot;
+  /** Connections the kernel dropped because a listen queue was full, during the burst (machine-wide). */
+  listenOverflows: number;
+  /** The deepest each listener's accept queue got during the burst (sampled every 10 ms); Node's default backlog is 511. */
+  acceptQueuePeak: { service: number; upstream: number };
+  /** Chat completions the fake upstream received in all (warm-up included). */
+  upstreamCalls: number;
+  /** When the upstream received the burst's first and last call, in ms after the burst began. */
+  upstreamArrivalMs: { first: number; last: number } | undefined;
+}
+
+export async function measureSlowUpstream(
+  paths: BenchPaths,
+  settings: BenchSettings,
+  backing: Record<string, string>,
+  log: (line: string) => void,
+): Promise<SlowUpstreamResult> {
+  const probeDir = join(paths.workDir, 'loop-delay');
+  mkdirSync(probeDir, { recursive: true });
+  const upstream = startChild({
+    name: 'fake upstream',
+    args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
+    env: { DELAY_MS: String(settings.upstreamDelayMs) },
+    logFile: join(paths.workDir, 'slow-upstream.log'),
+    cwd: paths.root,
+  });
+  const warmup = settings.slowWarmupRequests;
+  let result: SlowUpstreamResult;
+  try {
+    const baseURL = await announced<{ baseURL: string }>(upstream, 'baseURL');
+    const service = await startService(paths, {
+      name: 'service, slow upstream',
+      loopDelayProbe: true,
+      env: {
+        ...backing,
+        WEB_CONCURRENCY: '1',
+        OPENAI_API_KEY: 'sk-bench-not-a-real-key',
+        OPENAI_BASE_URL: baseURL.baseURL,
+        OPENAI_TIMEOUT_SECONDS: '30',
+        BENCH_LOOP_DELAY_DIR: probeDir,
+      },
+    });
+    try {
+      const apiKeys = await createAccounts(service, settings.accounts, settings.creditsPerAccount);
+      const cpuWatch = { server: service.child.pid, upstream: upstream.pid, ...backingPids(backing) };
+      const burst = (connections: number) =>
+        runLoad(paths, { url: `${service.url}${SNAP_PATH}`, connections, amount: connections, timeoutSeconds: 30, apiKeys, body: SNAP_BODY, cpuWatch });
+      log(`slow upstream: warm-up, ${warmup} requests at once`);
+      await burst(warmup);
+      signalTree(service.child.pid); // the probe starts afresh: startup and warm-up are not measured
+      await sleep(100);
+      const overflowsBefore = listenOverflows();
+      log(`slow upstream: ${settings.slowRequests} requests at once, upstream answers after ${settings.upstreamDelayMs} ms`);
+      const ports = { service: Number(new URL(service.url).port), upstream: Number(new URL(baseURL.baseURL).port) };
+      const acceptQueuePeak = { service: 0, upstream: 0 };
+      const sampler = setInterval(() => {
+        const depths = acceptQueueDepths([ports.service, ports.upstream]);
+        acceptQueuePeak.service = Math.max(acceptQueuePeak.service, depths.get(ports.service) ?? 0);
+        acceptQueuePeak.upstream = Math.max(acceptQueuePeak.upstream, depths.get(ports.upstream) ?? 0);
+      }, 10);
+      const load = await burst(settings.slowRequests).finally(() => clearInterval(sampler));
+      signalTree(service.child.pid);
+      await sleep(200);
+      const overflows = listenOverflows() - overflowsBefore;
+      result = {
+        requests: settings.slowRequests,
+        upstreamDelayMs: settings.upstreamDelayMs,
+        ceilingPerSecond: settings.slowRequests / (settings.upstreamDelayMs / 1000),
+        load,
+        peakBytes: service.monitor.peakBytes(),
+        loopDelay: worstBurstSnapshot(probeDir),
+        listenOverflows: overflows,
+        acceptQueuePeak,
+        upstreamCalls: 0,
+        upstreamArrivalMs: undefined,
+      };
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await upstream.stop();
+  }
+  const { requests, arrivals } = await announced<{ requests: number; arrivals: number[] }>(upstream, 'requests', 1000);
+  const burst = arrivals.slice(warmup, warmup + result.requests);
+  const first = burst[0];
+  const last = burst[burst.length - 1];
+  const start = result.load.startedAtMs;
+  const upstreamArrivalMs = first === undefined || last === undefined ? undefined : { first: first - start, last: last - start };
+  return { ...result, upstreamCalls: requests, upstreamArrivalMs };
+}
+
+function signalTree(pid: number): void {
+  for (const each of processTree(pid)) process.kill(each, 'SIGUSR2');
+}
+
+/** Per process, the second 'signal' snapshot covers the burst; the worst p99 of them. */
+function worstBurstSnapshot(probeDir: string): LoopDelaySnapshot {
+  const snapshots = readdirSync(probeDir).flatMap((file) => {
+    const lines = readFileSync(join(probeDir, file), 'utf8').trim().split('\n');
+    const signalled = lines.map((line) => JSON.parse(line) as LoopDelaySnapshot).filter((s) => s.reason === 'signal');
+    return signalled.slice(1, 2);
+  });
+  const worst = snapshots.sort((a, b) => b.p99Ms - a.p99Ms)[0];
+  if (!worst) throw new Error(`the loop-delay probe wrote no snapshot of the burst in ${probeDir}`);
+  return worst;
+}
+
+/** Waits for the JSON line holding `key` that a child prints to its log. */
+async function announced<T>(child: Child, key: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.includes(`"${key}"`));
+    if (line) return JSON.parse(line) as T;
+    await sleep(20);
+  }
+  throw new Error(`${child.name} did not announce ${key}:\n${logTail(child)}`);
+}

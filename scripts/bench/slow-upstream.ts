@@ -1,0 +1,37 @@
+/**
+ * The slow upstream of the bench: the tests' fake OpenAI-compatible server
+ * (test/support/fake-openai-server.ts) in a process of its own, answering every chat
+ * completion with a valid prediction after DELAY_MS (default 2000). It prints its base
+ * URL as one JSON line, and on SIGTERM the number of requests it received with the time
+ * (epoch ms, to 5 ms) each arrived.
+ *   DELAY_MS=2000 node dist/scripts/bench/slow-upstream.js
+ */
+import { delay, reply, startFakeOpenAi } from '../../test/support/fake-openai-server';
+
+const PREDICTION = {
+  profile: 'Precisionist',
+  primary_code: 'PR',
+  secondary_profile: 'Systematizer',
+  secondary_code: 'SY',
+  confidence: 'High',
+  reasoning: 'Audits and double-checks.',
+  summary: 'Careful and exact.',
+  secondary_profile_summary: 'Likes a plan.',
+};
+
+async function main(): Promise<void> {
+  const fake = await startFakeOpenAi();
+  fake.always(delay(Number(process.env['DELAY_MS'] ?? 2000), reply(PREDICTION)));
+  const arrivals: number[] = [];
+  const watcher = setInterval(() => {
+    while (arrivals.length < fake.requests.length) arrivals.push(Date.now());
+  }, 5);
+  process.stdout.write(`${JSON.stringify({ baseURL: fake.baseURL })}\n`);
+  process.once('SIGTERM', () => {
+    clearInterval(watcher);
+    process.stdout.write(`${JSON.stringify({ requests: fake.requests.length, arrivals })}\n`);
+    void fake.close().then(() => process.exit(0));
+  });
+}
+
+void main();

@@ -1,0 +1,55 @@
+"""Schemathesis hooks for `make contract` (loaded by schemathesis.toml).
+
+One hook: a valid `Idempotency-Key` is made specific to the request it comes with.
+
+Schemathesis fills the optional `Idempotency-Key` header from the spec's example, or with
+short generated values, and so sends the same key with many different bodies. The service
+rightly refuses every one of those but the first with 422 (a key stands for one request
+only), so most valid cases never reached the handler, the database or the predictor: the
+coverage phase's boundary values above all. Here the key becomes `<key>.<hash of the
+operation and body>`: the same key with the same body stays the same key (a replay, which
+the service must answer with the first result), and another body gets another key.
+An invalid key (a negative test of the header) is sent unchanged. The 422 itself is
+tested in test/integration/idempotency.test.ts.
+
+Schemathesis takes a value that changed after generation for one taken from an OpenAPI
+link, and its ensure_resource_availability check would then blame the 404 of a generated
+(not linked) snapId on the link. So the derived key is recorded as the generated value it
+stands for. That uses Schemathesis internals (`Case._components`), which is why the
+version is pinned; if they change, this hook fails loudly rather than silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+import schemathesis
+from schemathesis.core.parameters import ParameterLocation
+
+HEADER = "Idempotency-Key"
+# openapi.yaml: components.parameters.IdempotencyKey
+VALID_KEY = re.compile(r"^[\x21-\x7E]{1,255}$")
+
+
+@schemathesis.hook
+def before_call(context: schemathesis.HookContext, case: schemathesis.Case, kwargs: dict[str, Any]) -> None:
+    headers = case.headers
+    if not headers:
+        return
+    key = headers.get(HEADER)
+    if not isinstance(key, str) or not VALID_KEY.match(key):
+        return
+    request = json.dumps([case.operation.label, case.body], sort_keys=True, default=repr)
+    digest = hashlib.sha256(request.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    derived = f"{key[:200]}.{digest}"
+    headers[HEADER] = derived
+    _record_as_generated(case, key, derived)
+
+
+def _record_as_generated(case: schemathesis.Case, key: str, derived: str) -> None:
+    stored = case._components[ParameterLocation.HEADER]  # noqa: SLF001 (see the module docstring)
+    if stored.is_generated and isinstance(stored.value, dict) and stored.value.get(HEADER) == key:
+        stored.value[HEADER] = derived
