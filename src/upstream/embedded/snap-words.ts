@@ -54,14 +54,20 @@ export interface TermHit {
 }
 
 export function findTerm(words: readonly string[], term: CompiledTerm): TermHit | undefined {
+  // Plain loops, no closures: this runs for every term of every profile on every request.
   for (let at = 0; at + term.length <= words.length; at += 1) {
-    const matches = term.every((part, offset) => {
-      const word = words[at + offset];
-      return word !== undefined && partMatches(word, part);
-    });
-    if (matches) return { at, text: words.slice(at, at + term.length).join(' ') };
+    if (matchesAt(words, at, term)) return { at, text: words.slice(at, at + term.length).join(' ') };
   }
   return undefined;
+}
+
+function matchesAt(words: readonly string[], at: number, term: CompiledTerm): boolean {
+  for (let offset = 0; offset < term.length; offset += 1) {
+    const word = words[at + offset];
+    const part = term[offset];
+    if (word === undefined || part === undefined || !partMatches(word, part)) return false;
+  }
+  return true;
 }
 
 /** FNV-1a, 32 bits, over UTF-16 code units: the same number for the same text, everywhere. */
