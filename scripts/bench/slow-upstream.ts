@@ -6,22 +6,11 @@
  * (epoch ms, to 5 ms) each arrived.
  *   DELAY_MS=2000 node dist/scripts/bench/slow-upstream.js
  */
-import { delay, reply, startFakeOpenAi } from '../../test/support/fake-openai-server';
-
-const PREDICTION = {
-  profile: 'Precisionist',
-  primary_code: 'PR',
-  secondary_profile: 'Systematizer',
-  secondary_code: 'SY',
-  confidence: 'High',
-  reasoning: 'Audits and double-checks.',
-  summary: 'Careful and exact.',
-  secondary_profile_summary: 'Likes a plan.',
-};
+import { delay, reply, startFakeOpenAi, UPSTREAM_PREDICTION } from '../../test/support/fake-openai-server';
 
 async function main(): Promise<void> {
   const fake = await startFakeOpenAi();
-  fake.always(delay(Number(process.env['DELAY_MS'] ?? 2000), reply(PREDICTION)));
+  fake.always(delay(Number(process.env['DELAY_MS'] ?? 2000), reply(UPSTREAM_PREDICTION)));
   const arrivals: number[] = [];
   const watcher = setInterval(() => {
     while (arrivals.length < fake.requests.length) arrivals.push(Date.now());

@@ -4,8 +4,8 @@
  * is charged twice, and service resumes without a restart.
  */
 import { bodyOf } from '../support/json';
-import { delay, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
-import { UPSTREAM_PREDICTION, balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
+import { delay, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
 import { controlService } from '../support/services-control';
 import { spawnServer } from '../support/spawned-server';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';

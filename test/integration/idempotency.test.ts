@@ -1,8 +1,8 @@
 /** Idempotency-Key on both POST routes (DESIGN.md), on real PostgreSQL. */
 import { randomUUID } from 'node:crypto';
 import { bodyOf } from '../support/json';
-import { delay, garbage, reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
-import { UPSTREAM_PREDICTION, balanceOf, createAccount, PERSON, snapCountOf, type TestAccount } from '../support/factories';
+import { delay, garbage, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { balanceOf, createAccount, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 

@@ -4,23 +4,12 @@
  * contract's 500, stores nothing and charges nothing.
  */
 import { bodyOf } from '../support/json';
-import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi } from '../support/fake-openai-server';
+import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_PREDICTION as PREDICTION } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const OPENAI_API_KEY = 'sk-upstream-secret-0123456789';
 const MODEL = 'gpt-test-mini';
-const PREDICTION = {
-  profile: 'Precisionist',
-  primary_code: 'PR',
-  secondary_profile: 'Systematizer',
-  secondary_code: 'SY',
-  confidence: 'High',
-  reasoning: 'Audits and double-checks.',
-  summary: 'Careful and exact.',
-  secondary_profile_summary: 'Likes a plan.',
-};
-
 let fake: FakeOpenAi;
 let server: TestServer;
 

@@ -45,14 +45,3 @@ export const PERSON = {
   jobType: 'Financial auditor',
 };
 
-/** A complete prediction as an OpenAI-compatible upstream would answer it. */
-export const UPSTREAM_PREDICTION = {
-  profile: 'Catalyst',
-  primary_code: 'CT',
-  secondary_profile: 'Connector',
-  secondary_code: 'CN',
-  confidence: 'Medium',
-  reasoning: 'Starts things and rallies people.',
-  summary: 'Energetic and quick to act.',
-  secondary_profile_summary: 'Builds networks.',
-};

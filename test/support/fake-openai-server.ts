@@ -12,6 +12,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A complete prediction as an OpenAI-compatible upstream would answer it. */
+export const UPSTREAM_PREDICTION = {
+  profile: 'Catalyst',
+  primary_code: 'CT',
+  secondary_profile: 'Connector',
+  secondary_code: 'CN',
+  confidence: 'Medium',
+  reasoning: 'Starts things and rallies people.',
+  summary: 'Energetic and quick to act.',
+  secondary_profile_summary: 'Builds networks.',
+};
+
 /** How the fake answers one request. Build with the functions below. */
 export type Behaviour =
   | { kind: 'reply'; content: string | null; refusal: string | null; finishReason: string }
