@@ -78,7 +78,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       ? {
           apiKey: openAiKey,
           baseUrl: read.optionalUrl('OPENAI_BASE_URL', ['http:', 'https:']) ?? 'https://api.openai.com/v1',
-          model: read.string('OPENAI_MODEL', 'gpt-4o-mini'),
+          model: read.string('OPENAI_MODEL', 'gpt-4.1-mini'),
           timeoutSeconds: read.number('OPENAI_TIMEOUT_SECONDS', 30, { min: 0.1, max: 600 }),
           maxRetries: read.integer('OPENAI_MAX_RETRIES', 1, { min: 0, max: 10 }),
         }

@@ -25,7 +25,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).openai).toEqual({
       apiKey: 'sk-x',
       baseUrl: 'https://api.openai.com/v1',
-      model: 'gpt-4o-mini',
+      model: 'gpt-4.1-mini',
       timeoutSeconds: 30,
       maxRetries: 1,
     });

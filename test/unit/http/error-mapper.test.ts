@@ -1,0 +1,90 @@
+/** The one error mapper: every kind of error to its status and body. */
+import { AppError, type ErrorKind } from '../../../src/domain/app-error';
+import { errorMapper } from '../../../src/http/error-mapper';
+
+interface Sent {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+function map(err: unknown, path = '/api/v1/snap', method = 'POST'): Sent {
+  const sent: Sent = { status: 0, body: {}, headers: {} };
+  const logged: unknown[] = [];
+  const req = { path, method, log: { error: (...args: unknown[]) => logged.push(args) } };
+  const res = {
+    headersSent: false,
+    setHeader: (name: string, value: string) => (sent.headers[name] = value),
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    json(body: Record<string, unknown>) {
+      sent.body = body;
+    },
+  };
+  errorMapper(err, req as never, res as never, () => undefined);
+  return sent;
+}
+
+describe('errorMapper', () => {
+  test.each<[ErrorKind, number]>([
+    ['invalid_request', 400],
+    ['insufficient_credits', 400],
+    ['not_found', 404],
+    ['method_not_allowed', 405],
+    ['conflict', 409],
+    ['payload_too_large', 413],
+    ['unsupported_media_type', 415],
+    ['idempotency_mismatch', 422],
+    ['rate_limited', 429],
+    ['generation_failed', 500],
+    ['internal', 500],
+    ['unavailable', 503],
+  ])('when an AppError of kind %s is thrown, then it answers %i in the failure envelope', (kind, status) => {
+    const { status: sent, body } = map(new AppError({ kind, message: 'the message' }));
+    expect(sent).toBe(status);
+    expect(body).toEqual({ success: false, message: 'the message', error: 'the message', statusCode: status, timestamp: expect.any(String) });
+  });
+
+  test('when the caller is not authenticated, then the body is the bare 401 body', () => {
+    expect(map(new AppError({ kind: 'unauthenticated', message: 'Invalid or inactive api key' }))).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid or inactive api key', error: 'Invalid or inactive api key', statusCode: 401 },
+    });
+  });
+
+  test.each([
+    ['entity.parse.failed', 400, 'Request body is not valid JSON'],
+    ['entity.too.large', 413, 'Request body must not be larger than 32768 bytes'],
+    ['charset.unsupported', 415, 'Content-Type must be application/json'],
+  ])('when express.json fails with %s, then it answers %i', (type, status, message) => {
+    expect(map(Object.assign(new Error('x'), { type }))).toMatchObject({ status, body: { message } });
+  });
+
+  test('when the validator refuses a body, then the items become the validation text', () => {
+    const err = { status: 400, errors: [{ path: '/body/name', message: 'must be string', errorCode: 'type.openapi.validation' }] };
+    expect(map(err)).toMatchObject({ status: 400, body: { message: 'name must be a string' } });
+  });
+
+  test('when the validator finds no route or the wrong method, then it answers 404 or 405 with Allow', () => {
+    expect(map({ status: 404, errors: [] }, '/api/v1/nope')).toMatchObject({ status: 404, body: { message: 'Cannot POST /api/v1/nope' } });
+    expect(map({ status: 405, errors: [], headers: { Allow: 'POST' } }, '/api/v1/snap', 'GET')).toMatchObject({
+      status: 405,
+      headers: { Allow: 'POST' },
+      body: { message: 'Method GET is not allowed on /api/v1/snap' },
+    });
+  });
+
+  test('when the database is unreachable, then it answers 503 "Service temporarily unavailable"', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(map(refused)).toMatchObject({ status: 503, body: { message: 'Service temporarily unavailable' } });
+  });
+
+  test('when anything else is thrown, then it answers 500 without the error\'s own text', () => {
+    const { status, body } = map(new Error('secret detail: password=hunter2'));
+    expect(status).toBe(500);
+    expect(body.message).toBe('Internal server error');
+    expect(JSON.stringify(body)).not.toContain('hunter2');
+  });
+});
