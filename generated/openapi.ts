@@ -83,37 +83,37 @@ export interface components {
             jobType?: components["schemas"]["JobType"];
         };
         /**
-         * @description A behavioural profile of the taxonomy, or `null` when the prediction does not provide one.
+         * @description A behavioural profile of the taxonomy.
          * @example Precisionist
-         * @enum {string|null}
+         * @enum {string}
          */
-        ProfileName: "Trailblazer" | "Challenger" | "Visionary" | "Catalyst" | "Connector" | "Ambassador" | "Nurturer" | "Peacemaker" | "Steward" | "Systematizer" | "Precisionist" | "Investigator" | null;
+        ProfileName: "Trailblazer" | "Challenger" | "Visionary" | "Catalyst" | "Connector" | "Ambassador" | "Nurturer" | "Peacemaker" | "Steward" | "Systematizer" | "Precisionist" | "Investigator";
         /**
-         * @description A behavioural profile of the taxonomy other than Visionary (never secondary), or `null`.
+         * @description A behavioural profile of the taxonomy other than Visionary, which is never secondary.
          * @example Systematizer
-         * @enum {string|null}
+         * @enum {string}
          */
-        SecondaryProfileName: "Trailblazer" | "Challenger" | "Catalyst" | "Connector" | "Ambassador" | "Nurturer" | "Peacemaker" | "Steward" | "Systematizer" | "Precisionist" | "Investigator" | null;
+        SecondaryProfileName: "Trailblazer" | "Challenger" | "Catalyst" | "Connector" | "Ambassador" | "Nurturer" | "Peacemaker" | "Steward" | "Systematizer" | "Precisionist" | "Investigator";
         /**
-         * @description The two-letter code of a profile, or `null`: TB Trailblazer, CH Challenger,
-         *     VI Visionary, CT Catalyst, CN Connector, AM Ambassador, NU Nurturer,
-         *     PM Peacemaker, SW Steward, SY Systematizer, PR Precisionist, IV Investigator.
+         * @description The two-letter code of a profile: TB Trailblazer, CH Challenger, VI Visionary,
+         *     CT Catalyst, CN Connector, AM Ambassador, NU Nurturer, PM Peacemaker, SW Steward,
+         *     SY Systematizer, PR Precisionist, IV Investigator.
          * @example PR
-         * @enum {string|null}
+         * @enum {string}
          */
-        ProfileCode: "TB" | "CH" | "VI" | "CT" | "CN" | "AM" | "NU" | "PM" | "SW" | "SY" | "PR" | "IV" | null;
+        ProfileCode: "TB" | "CH" | "VI" | "CT" | "CN" | "AM" | "NU" | "PM" | "SW" | "SY" | "PR" | "IV";
         /**
-         * @description The two-letter code of the secondary profile (never VI), or `null`.
+         * @description The two-letter code of a secondary profile (never VI).
          * @example SY
-         * @enum {string|null}
+         * @enum {string}
          */
-        SecondaryProfileCode: "TB" | "CH" | "CT" | "CN" | "AM" | "NU" | "PM" | "SW" | "SY" | "PR" | "IV" | null;
+        SecondaryProfileCode: "TB" | "CH" | "CT" | "CN" | "AM" | "NU" | "PM" | "SW" | "SY" | "PR" | "IV";
         /**
-         * @description How strongly the evidence supports the prediction, or `null`.
+         * @description How strongly the evidence supports the prediction.
          * @example High
-         * @enum {string|null}
+         * @enum {string}
          */
-        Confidence: "High" | "Medium" | "Low" | null;
+        Confidence: "High" | "Medium" | "Low";
         /**
          * @description A generated text, or `null` when the prediction does not provide it.
          * @example Ada checks the figures before committing to a decision.
@@ -128,11 +128,16 @@ export interface components {
         /** @description The prediction. Every field but `name` may be `null`. */
         SnapResponse: {
             name: components["schemas"]["PersonName"];
-            profile: components["schemas"]["ProfileName"];
-            primary_code: components["schemas"]["ProfileCode"];
-            secondary_profile: components["schemas"]["SecondaryProfileName"];
-            secondary_code: components["schemas"]["SecondaryProfileCode"];
-            confidence: components["schemas"]["Confidence"];
+            /** @description The primary profile, or `null` when the prediction does not provide one. */
+            profile: components["schemas"]["ProfileName"] | null;
+            /** @description The code of the primary profile, or `null`. */
+            primary_code: components["schemas"]["ProfileCode"] | null;
+            /** @description The secondary profile (never Visionary), or `null`. */
+            secondary_profile: components["schemas"]["SecondaryProfileName"] | null;
+            /** @description The code of the secondary profile, or `null`. */
+            secondary_code: components["schemas"]["SecondaryProfileCode"] | null;
+            /** @description How strongly the evidence supports the prediction, or `null`. */
+            confidence: components["schemas"]["Confidence"] | null;
             reasoning: components["schemas"]["NullableText"];
             summary: components["schemas"]["NullableText"];
             secondary_profile_summary: components["schemas"]["NullableText"];
@@ -184,7 +189,7 @@ export interface components {
              */
             suggestion: string;
         };
-        /** @description A review of the draft, or `null` when the request had no draft. */
+        /** @description A review of the draft. */
         DraftAnalysis: {
             /**
              * @description How well the draft fits the person, from 0 (poorly) to 100 (very well), or `null`.
@@ -198,17 +203,20 @@ export interface components {
              * @example could we agree the audit schedule by Friday? The dates are attached.
              */
             rewrite: string | null;
-        } | null;
+        };
         /** @description Communication advice for the person of the snap. */
         CommsResponse: {
-            profile: components["schemas"]["ProfileName"];
-            primary_code: components["schemas"]["ProfileCode"];
+            /** @description The primary profile of the snap the advice is for, or `null`. */
+            profile: components["schemas"]["ProfileName"] | null;
+            /** @description The code of that profile, or `null`. */
+            primary_code: components["schemas"]["ProfileCode"] | null;
             summary: components["schemas"]["NullableText"];
             do: components["schemas"]["AdviceList"];
             dont: components["schemas"]["AdviceList"];
             phrases_to_use: components["schemas"]["AdviceList"];
             phrases_to_avoid: components["schemas"]["AdviceList"];
-            draft_analysis: components["schemas"]["DraftAnalysis"];
+            /** @description A review of the draft, or `null` when the request had no draft. */
+            draft_analysis: components["schemas"]["DraftAnalysis"] | null;
         };
         /** @description A stored communication analysis. */
         CommsResult: {
