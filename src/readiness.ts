@@ -4,6 +4,7 @@
  * ready" quickly instead of hanging the probe.
  */
 import type { Services } from './services';
+import { withTimeout } from './with-timeout';
 
 export type CheckState = 'ok' | 'unavailable';
 
@@ -42,12 +43,4 @@ export async function checkReadiness(probes: Probes, options: ReadinessOptions =
     if (result?.status === 'rejected') onFailure?.(name, result.reason);
   });
   return { status: Object.values(checks).every((state) => state === 'ok') ? 'ok' : 'unavailable', checks };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

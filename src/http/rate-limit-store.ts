@@ -8,6 +8,7 @@ import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import type { Logger } from '../logger';
+import { withTimeout } from '../with-timeout';
 
 export interface RateLimitStore {
   store: Store;
@@ -104,12 +105,4 @@ class FailoverStore implements Store {
       return fallback();
     }
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
