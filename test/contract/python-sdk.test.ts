@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createLiveAccount, creditsOf, liveService, PROJECT_ROOT } from './support/live-service';
+import { createLiveAccount, expectSnapThenComms, liveService, PROJECT_ROOT } from './support/live-service';
 
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000 });
@@ -28,16 +28,6 @@ describe('Python SDK', () => {
     });
 
     const result = JSON.parse(stdout);
-    expect(result).toEqual({
-      snapId: expect.any(Number),
-      snap: expect.objectContaining({ name: 'Ada Lovelace', profile: expect.any(String), primary_code: expect.any(String) }),
-      commsId: expect.any(Number),
-      comms: expect.objectContaining({
-        do: expect.any(Array),
-        draft_analysis: expect.objectContaining({ fit_score: expect.any(Number), rewrite: expect.any(String) }),
-      }),
-    });
-    expect(result.comms.profile).toBe(result.snap.profile);
-    expect(await creditsOf(service, account.accountId)).toBe(3);
+    await expectSnapThenComms(service, account, 5, result);
   });
 });

@@ -48,3 +48,22 @@ export async function creditsOf(service: LiveService, accountId: number): Promis
   if (!response.ok || envelope.data?.credits === undefined) throw new Error(`admin GET account ${accountId}: ${response.status}`);
   return envelope.data.credits;
 }
+
+/**
+ * What both SDK examples must print: a snap, then a comms analysis of that same snap with
+ * a draft review, and two credits spent from `creditsBefore`.
+ */
+export async function expectSnapThenComms(service: LiveService, account: LiveAccount, creditsBefore: number, result: unknown): Promise<void> {
+  expect(result).toEqual({
+    snapId: expect.any(Number),
+    snap: expect.objectContaining({ name: 'Ada Lovelace', profile: expect.any(String), primary_code: expect.any(String) }),
+    commsId: expect.any(Number),
+    comms: expect.objectContaining({
+      do: expect.any(Array),
+      draft_analysis: expect.objectContaining({ fit_score: expect.any(Number), rewrite: expect.any(String) }),
+    }),
+  });
+  const { snap, comms } = result as { snap: { profile: string }; comms: { profile: string } };
+  expect(comms.profile).toBe(snap.profile);
+  expect(await creditsOf(service, account.accountId)).toBe(creditsBefore - 2);
+}
