@@ -211,7 +211,10 @@ export interface components {
         Account: {
             accountId: components["schemas"]["Id"];
             name: string;
+            /** @description Available credits (granted, less charged, less held). */
             credits: number;
+            /** @description Credits set aside for calls in flight: each paid request holds one credit before its upstream call and turns it into a charge when it stores its result, or gives it back when it fails. A hold left by a process that died is returned after a lease (see the README, "Credit holds"). */
+            held: number;
             keys: components["schemas"]["KeySummary"][];
         };
         Balance: {

@@ -3,16 +3,19 @@
  * closes them in reverse order.
  */
 import type { Knex } from 'knex';
+import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from './call-budget';
 import type { Config } from './config';
 import { KnexAccountRepository } from './data/account-repository';
 import { CachedCallerRepository } from './data/cached-caller-repository';
 import { KnexCallerRepository } from './data/caller-repository';
 import { KnexCommsRepository } from './data/comms-repository';
+import { KnexCreditHoldRepository } from './data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from './data/database';
 import { GroupCommit } from './data/group-commit';
 import { KnexIdempotencyRepository } from './data/idempotency-repository';
 import { KnexSnapRepository } from './data/snap-repository';
-import type { CommsRepository, SnapRepository } from './domain/ports';
+import { Sweeper } from './data/sweeper';
+import type { CommsRepository, CreditsRepository, SnapRepository } from './domain/ports';
 import { createMemoryStore, createRedisStore, type RateLimitStore } from './http/rate-limit-store';
 import type { Logger } from './logger';
 import { countCommsCharges, countSnapCharges } from './metrics/counted-charges';
@@ -26,6 +29,7 @@ export interface Services {
   db: Knex;
   callers: CachedCallerRepository;
   accounts: KnexAccountRepository;
+  credits: CreditsRepository;
   snaps: SnapRepository;
   comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
@@ -52,27 +56,34 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();
   const callers = new CachedCallerRepository(new KnexCallerRepository(db));
   const accounts = new KnexAccountRepository(db, () => callers.clear());
-  const charges = new GroupCommit(db);
+  const statements = new GroupCommit(db);
+  const sweeper = new Sweeper(db, {
+    intervalMs: sweepIntervalMs(config),
+    onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
+      metrics.creditHoldsExpired.inc(holdsReturned);
+      if (holdsReturned > 0) logger.warn({ holdsReturned }, 'returned the credits of holds whose lease ran out (a process died mid-call)');
+      if (idempotencyKeysDeleted > 0) logger.debug({ idempotencyKeysDeleted }, 'deleted expired idempotency keys');
+    },
+    onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
+  });
+  sweeper.start();
   return {
     db,
     callers,
     accounts,
-    snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
-    comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
+    credits: new KnexCreditHoldRepository(statements, creditHoldLeaseSeconds(config)),
+    snaps: countSnapCharges(new KnexSnapRepository(db, statements), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db, statements), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
     predictor: instrumentPredictor(createPredictor(config), metrics),
     rateLimit,
     metrics,
     close: async () => {
+      await sweeper.stop();
       await rateLimit.close();
       await db.destroy();
     },
   };
-}
-
-/** Longer than any call can run (the upstream bound, twice, plus the database's share). */
-function idempotencyLeaseSeconds(config: Config): number {
-  return Math.ceil(2 * (config.openai?.timeoutSeconds ?? 0)) + 60;
 }
 
 function createPredictor(config: Config): Predictor {

@@ -1,18 +1,13 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
-import type { AccountRepository, AccountSummary, CreditsRepository } from '../domain/ports';
+import type { AccountRepository, AccountSummary } from '../domain/ports';
 
-export class KnexAccountRepository implements AccountRepository, CreditsRepository {
+export class KnexAccountRepository implements AccountRepository {
   /** @param onKeyDeactivated lets a key cache of this process forget the key at once. */
   constructor(
     private readonly db: Knex,
     private readonly onKeyDeactivated: () => void = () => undefined,
   ) {}
-
-  async balanceOf(accountId: number): Promise<number> {
-    const row = await this.db('accounts').select('credits').where({ id: accountId }).first();
-    return row ? toNumber(row.credits) : 0;
-  }
 
   async create(input: { name: string; credits: number; keyHash: string; keyPrefix: string }): Promise<{ accountId: number; keyId: number }> {
     return this.db.transaction(async (trx) => {
@@ -29,13 +24,15 @@ export class KnexAccountRepository implements AccountRepository, CreditsReposito
   }
 
   async find(accountId: number): Promise<AccountSummary | null> {
-    const account = await this.db('accounts').select('id', 'name', 'credits').where({ id: accountId }).first();
+    const held = this.db('credit_holds').count('*').where({ account_id: accountId }).as('held');
+    const account = await this.db('accounts').select('id', 'name', 'credits', held).where({ id: accountId }).first();
     if (!account) return null;
     const keys = await this.db('api_keys').select('id', 'prefix', 'active').where({ account_id: accountId }).orderBy('id');
     return {
       accountId: toNumber(account.id),
       name: account.name,
       credits: toNumber(account.credits),
+      held: toNumber(account.held),
       keys: keys.map((k) => ({ keyId: toNumber(k.id), prefix: k.prefix, active: k.active })),
     };
   }

@@ -12,9 +12,10 @@ export class KnexCommsRepository implements CommsRepository {
   ) {}
 
   async storeCharged(comms: ChargedComms): Promise<{ commsId: number } | null> {
-    const commsId = await this.charges.run(comms.accountId, (db) =>
+    const commsId = await this.charges.run(comms.hold.accountId, (db) =>
       storeCharged(db, {
-        accountId: comms.accountId,
+        accountId: comms.hold.accountId,
+        holdId: comms.hold.holdId,
         table: 'comms_analyses',
         columns: {
           snap_id: comms.snapId,

@@ -12,9 +12,10 @@ export class KnexSnapRepository implements SnapRepository {
   ) {}
 
   async storeCharged(snap: ChargedSnap): Promise<{ snapId: number } | null> {
-    const snapId = await this.charges.run(snap.accountId, (db) =>
+    const snapId = await this.charges.run(snap.hold.accountId, (db) =>
       storeCharged(db, {
-        accountId: snap.accountId,
+        accountId: snap.hold.accountId,
+        holdId: snap.hold.holdId,
         table: 'snaps',
         columns: {
           request: JSON.stringify(snap.subject),

@@ -1,11 +1,13 @@
 /**
  * Create a communication analysis for a stored snap (DESIGN.md, "POST /api/v1/snap/comms"):
  * the snap must belong to the caller (another account's snap is answered like a missing
- * one), a credit must be left, then analyse, then charge and store in one transaction.
+ * one); then hold a credit, analyse, and store the analysis while turning the hold into
+ * the charge in one statement. A failure stores nothing and gives the held credit back.
  */
 import { AppError } from './app-error';
 import type { RequestContext } from './create-snap';
-import { assertHasCredit, insufficientCredits } from './credits';
+import { assertClientWaiting } from './client-gone';
+import { insufficientCredits, withCreditHeld } from './credits';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type { Caller, CommsRepository, CreditsRepository, IdempotencyRepository, SnapRepository, StoredSnap } from './ports';
@@ -37,7 +39,7 @@ export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input
   return idempotently(
     deps.idempotency,
     call,
-    (claimedKey) => createCommsOnce(deps, caller, input, context.requestId, claimedKey),
+    (claimedKey) => createCommsOnce(deps, caller, input, context, claimedKey),
     (commsId) => storedCommsResult(deps.comms, caller, commsId),
   );
 }
@@ -53,17 +55,19 @@ async function createCommsOnce(
   deps: CreateCommsDeps,
   caller: Caller,
   input: CommsInput,
-  requestId: string,
+  context: RequestContext,
   idempotencyKey: string | undefined,
 ): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
-  await assertHasCredit(deps.credits, caller.accountId);
-  const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), requestId);
-  const { snapId, channel, goal, draft } = input;
-  const stored = await deps.comms.storeCharged({ accountId: caller.accountId, snapId, request: { channel, goal, draft }, analysis, provenance, idempotencyKey });
-  if (!stored) throw insufficientCredits();
-  return { commsId: stored.commsId, snapId, commsResponse: analysis };
+  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', async (hold) => {
+    const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), context);
+    assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+    const { snapId, channel, goal, draft } = input;
+    const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, idempotencyKey });
+    if (!stored) throw insufficientCredits();
+    return { commsId: stored.commsId, snapId, commsResponse: analysis };
+  });
 }
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
@@ -78,9 +82,9 @@ function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   };
 }
 
-async function analyse(predictor: Predictor, request: CommsRequest, requestId: string): Promise<Predicted<CommsAnalysis>> {
+async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal }: RequestContext): Promise<Predicted<CommsAnalysis>> {
   try {
-    return await predictor.analyseComms(request, { requestId });
+    return await predictor.analyseComms(request, { requestId, signal });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
   }

@@ -1,13 +1,15 @@
 /**
- * Create a snap (contract §4.1): check a credit is left, predict, refuse a Visionary
- * secondary profile, then charge and store in one transaction. A failure at any step
- * stores nothing and charges nothing. With an Idempotency-Key, it runs once per key.
+ * Create a snap (contract §4.1): hold a credit, predict, refuse a Visionary secondary
+ * profile, then store the snap and turn the hold into the charge in one statement. A
+ * failure at any step stores nothing, charges nothing and gives the held credit back.
+ * With an Idempotency-Key, it runs once per key.
  */
 import { AppError } from './app-error';
-import { assertHasCredit, insufficientCredits } from './credits';
+import { insufficientCredits, withCreditHeld } from './credits';
+import { assertClientWaiting } from './client-gone';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
+import type { Caller, CreditHold, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 import type { Predicted, Predictor, SnapPrediction, SnapSubject } from '../upstream/predictor';
 
@@ -21,6 +23,8 @@ export interface CreateSnapDeps {
 export interface RequestContext {
   requestId: string;
   idempotencyKey?: string;
+  /** Aborts when the client is gone: its upstream call is cancelled and nothing is charged. */
+  signal?: AbortSignal;
 }
 
 export interface SnapResult {
@@ -37,22 +41,22 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
   return idempotently(
     deps.idempotency,
     call,
-    (claimedKey) => createSnapOnce(deps, caller, subject, context.requestId, claimedKey),
+    (claimedKey) => withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) => createSnapOnce(deps, hold, subject, context, claimedKey)),
     (snapId) => storedSnapResult(deps.snaps, caller, snapId),
   );
 }
 
 async function createSnapOnce(
   deps: CreateSnapDeps,
-  caller: Caller,
+  hold: CreditHold,
   subject: SnapSubject,
-  requestId: string,
+  context: RequestContext,
   idempotencyKey: string | undefined,
 ): Promise<SnapResult> {
-  await assertHasCredit(deps.credits, caller.accountId);
-  const { result: prediction, provenance } = await predict(deps.predictor, subject, requestId);
+  const { result: prediction, provenance } = await predict(deps.predictor, subject, context);
   const snapResponse = responseOf(subject, prediction);
-  const stored = await deps.snaps.storeCharged({ accountId: caller.accountId, subject, prediction, provenance, idempotencyKey });
+  assertClientWaiting(context, MESSAGES.snapGenerationFailed);
+  const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, idempotencyKey });
   if (!stored) throw insufficientCredits();
   return { snapId: stored.snapId, snapResponse };
 }
@@ -73,9 +77,9 @@ async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: n
   return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
 }
 
-async function predict(predictor: Predictor, subject: SnapSubject, requestId: string): Promise<Predicted<SnapPrediction>> {
+async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal }: RequestContext): Promise<Predicted<SnapPrediction>> {
   try {
-    return await predictor.predictSnap(subject, { requestId });
+    return await predictor.predictSnap(subject, { requestId, signal });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.snapGenerationFailed, cause });
   }

@@ -1,10 +1,32 @@
-/** The credit rule: checked before any work, charged only with a stored result. */
+/**
+ * The credit rule (DESIGN.md, "Credits"): a credit is held before any paid work, so an
+ * account never has more upstream calls in flight than credits; storing the result turns
+ * the hold into the charge, and any failure gives the credit back at once.
+ */
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
-import type { CreditsRepository } from './ports';
+import type { CreditHold, CreditsRepository } from './ports';
 
-export async function assertHasCredit(credits: CreditsRepository, accountId: number): Promise<void> {
-  if ((await credits.balanceOf(accountId)) < 1) throw insufficientCredits();
+/**
+ * Runs `work` with one credit of the account held for it, or refuses at once when none
+ * is available. `work` settles the hold by storing its result; if it throws, the hold is
+ * released (one that was already settled gives nothing back). A release that fails now
+ * (the database is gone) is left to the sweeper, which returns the hold after its lease.
+ */
+export async function withCreditHeld<T>(
+  credits: CreditsRepository,
+  accountId: number,
+  operation: string,
+  work: (hold: CreditHold) => Promise<T>,
+): Promise<T> {
+  const hold = await credits.hold(accountId, operation);
+  if (!hold) throw insufficientCredits();
+  try {
+    return await work(hold);
+  } catch (error) {
+    await credits.release(hold).catch(() => undefined);
+    throw error;
+  }
 }
 
 export function insufficientCredits(): AppError {

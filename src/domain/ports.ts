@@ -16,8 +16,15 @@ export interface StoredSnap {
   prediction: SnapPrediction;
 }
 
-export interface ChargedSnap {
+/** One credit set aside for one call in flight (DESIGN.md, "Credits"). */
+export interface CreditHold {
+  holdId: number;
   accountId: number;
+}
+
+export interface ChargedSnap {
+  /** The hold this snap's charge is taken from. */
+  hold: CreditHold;
   subject: SnapSubject;
   prediction: SnapPrediction;
   provenance: Provenance;
@@ -26,7 +33,8 @@ export interface ChargedSnap {
 }
 
 export interface ChargedComms {
-  accountId: number;
+  /** The hold this analysis's charge is taken from. */
+  hold: CreditHold;
   snapId: number;
   request: Omit<CommsRequest, 'subjectName' | 'profile' | 'primaryCode' | 'secondaryProfile'>;
   analysis: CommsAnalysis;
@@ -41,13 +49,20 @@ export interface CallerRepository {
 }
 
 export interface CreditsRepository {
-  balanceOf(accountId: number): Promise<number>;
+  /**
+   * Atomically moves one of the account's available credits into a hold for a call of
+   * `operation`; null, holding nothing, when no credit is available.
+   */
+  hold(accountId: number, operation: string): Promise<CreditHold | null>;
+  /** Gives a hold's credit back. A hold already charged or returned gives nothing. */
+  release(hold: CreditHold): Promise<void>;
 }
 
 export interface SnapRepository {
   /**
-   * Atomically: take one credit, store the snap, write the ledger row, complete the
-   * idempotency key. Returns null, storing nothing, when the account has no credit left.
+   * Atomically: turn the hold into the charge, store the snap, write the ledger row,
+   * complete the idempotency key. A hold already returned (its lease ran out) is replaced
+   * by an available credit; null, storing nothing, when there is none.
    */
   storeCharged(snap: ChargedSnap): Promise<{ snapId: number } | null>;
   findOwned(accountId: number, snapId: number): Promise<StoredSnap | null>;
@@ -83,7 +98,10 @@ export interface IdempotencyRepository {
 export interface AccountSummary {
   accountId: number;
   name: string;
+  /** Available credits. */
   credits: number;
+  /** Credits held by calls in flight. */
+  held: number;
   keys: { keyId: number; prefix: string; active: boolean }[];
 }
 

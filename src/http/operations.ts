@@ -4,7 +4,7 @@
  * Startup fails if an operation has no handler or a handler has no operation.
  */
 import { readFileSync } from 'node:fs';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { parse } from 'yaml';
 import type { Caller } from '../domain/ports';
 import { successEnvelope } from './envelope';
@@ -17,6 +17,8 @@ export interface OperationInput<Body> {
   /** Set on the public API, after the API-key check. */
   caller: Caller | undefined;
   requestId: string;
+  /** Aborts when the client closes the connection before its response is written. */
+  signal: AbortSignal;
 }
 
 export interface OperationResult<Data> {
@@ -75,21 +77,31 @@ export function bindOperations(
   for (const { method, path, operationId } of operations) {
     const handler = handlers[operationId] as OperationHandler<unknown, unknown>;
     router[method](toExpressPath(path), async (req, res) => {
-      const result = await handler(inputOf(req));
+      const result = await handler(inputOf(req, res));
       if (result.headers) res.set(result.headers);
       res.status(result.status).json(successEnvelope(result.status, result.message, result.data));
     });
   }
 }
 
-function inputOf(req: Request): OperationInput<unknown> {
+function inputOf(req: Request, res: Response): OperationInput<unknown> {
   return {
     body: req.body,
     params: req.params as Record<string, string>,
     header: (name) => req.get(name),
     caller: req.caller,
     requestId: String(req.id),
+    signal: clientGoneSignal(res),
   };
+}
+
+/** 'close' comes after the response is written, or earlier when the client hangs up. */
+function clientGoneSignal(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(new Error('the client closed the connection'));
+  });
+  return gone.signal;
 }
 
 function withoutServedElsewhere(specPath: string, operations: SpecOperation[], servedElsewhere: readonly SpecOperation[]): SpecOperation[] {

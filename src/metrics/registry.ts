@@ -16,6 +16,7 @@ export interface Metrics {
   upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
   upstreamErrors: Counter<'operation'>;
   creditsCharged: Counter<'operation'>;
+  creditHoldsExpired: Counter;
   rateLimitedRequests: Counter;
 }
 
@@ -40,6 +41,19 @@ export function createMetrics(db: Knex): Metrics {
       this.set({ state: 'used' }, pool.numUsed());
       this.set({ state: 'free' }, pool.numFree());
       this.set({ state: 'pending' }, pool.numPendingAcquires());
+    },
+  });
+  new Gauge({
+    name: 'credit_holds_active',
+    help: 'Credits held by calls in flight, counted in the database: every instance reports the same total (take the max across instances, not the sum).',
+    aggregator: 'max',
+    registers: [registry],
+    async collect() {
+      const row = await db('credit_holds')
+        .count<{ n: unknown }[]>({ n: '*' })
+        .first()
+        .catch(() => undefined); // the database is away: no sample rather than no metrics
+      if (row) this.set(Number(row.n));
     },
   });
   return {
@@ -74,6 +88,11 @@ export function createMetrics(db: Knex): Metrics {
       name: 'credits_charged_total',
       help: 'Credits charged, by the operationId that charged them.',
       labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    creditHoldsExpired: new Counter({
+      name: 'credit_holds_expired_total',
+      help: 'Credit holds whose lease ran out (their process died mid-call), given back to their accounts by the sweeper.',
       registers: [registry],
     }),
     rateLimitedRequests: new Counter({

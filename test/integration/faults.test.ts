@@ -155,10 +155,11 @@ describe('signals', () => {
     expect(Date.now() - signalled).toBeLessThan(4000);
   });
 
-  test('when the process is SIGKILLed mid-requests, then after a restart every charge has its snap and every snap its charge', async () => {
+  test('when the process is SIGKILLed mid-requests, then every charge has its snap and every snap its charge, and after the lease no credit stays held', async () => {
     fake.reset();
     fake.always(delay(150, reply(UPSTREAM_PREDICTION)));
-    const env = { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL };
+    // OPENAI_TIMEOUT_SECONDS=2: the holds of the killed process expire 2 + 15 s after they were taken.
+    const env = { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '2' };
     const first = await spawnServer(env);
     const accounts = await Promise.all([30, 30, 30].map((credits) => accountOn(first.adminUrl, credits)));
     const requests = accounts.flatMap((account) =>
@@ -179,21 +180,39 @@ describe('signals', () => {
     try {
       const db = second.services.db;
       const scalar = async (sql: string, accountId: number): Promise<number> => Number((await db.raw(sql, [accountId])).rows[0].n);
+      const ledgerOf = async (accountId: number) => {
+        const snaps = await scalar('select count(*) as n from snaps where account_id = ?', accountId);
+        return {
+          snaps,
+          available: await scalar('select credits as n from accounts where id = ?', accountId),
+          held: await scalar('select count(*) as n from credit_holds where account_id = ?', accountId),
+          ledger: await scalar('select coalesce(sum(delta), 0) as n from credit_ledger where account_id = ?', accountId),
+          charges: await scalar("select count(*) as n from credit_ledger where account_id = ? and reason = 'snap'", accountId),
+          orphans: await scalar(
+            "select count(*) as n from credit_ledger l left join snaps s on s.id = l.snap_id where l.account_id = ? and l.reason = 'snap' and s.id is null",
+            accountId,
+          ),
+        };
+      };
+      // Right after the crash: granted = available + held + charged, and the ledger (grants less charges) agrees.
       for (const account of accounts) {
-        const balance = await scalar('select credits as n from accounts where id = ?', account.accountId);
-        const ledger = await scalar('select coalesce(sum(delta), 0) as n from credit_ledger where account_id = ?', account.accountId);
-        const snaps = await scalar('select count(*) as n from snaps where account_id = ?', account.accountId);
-        const charges = await scalar("select count(*) as n from credit_ledger where account_id = ? and reason = 'snap'", account.accountId);
-        const orphans = await scalar(
-          "select count(*) as n from credit_ledger l left join snaps s on s.id = l.snap_id where l.account_id = ? and l.reason = 'snap' and s.id is null",
-          account.accountId,
-        );
+        const { snaps, available, held, ledger, charges, orphans } = await ledgerOf(account.accountId);
+        expect({ balance: available + held, ledger, charges, orphans }).toEqual({ balance: 30 - snaps, ledger: 30 - snaps, charges: snaps, orphans: 0 });
         const successes = outcomes.slice(accounts.indexOf(account) * 20, accounts.indexOf(account) * 20 + 20).filter((o) => o === 201).length;
-        expect({ balance, ledger, charges, orphans }).toEqual({ balance: 30 - snaps, ledger: 30 - snaps, charges: snaps, orphans: 0 });
         expect(snaps).toBeGreaterThanOrEqual(successes);
+      }
+      // After the lease, the sweeper of the new instance has given every held credit back, once.
+      const deadline = Date.now() + 40_000;
+      let after = await Promise.all(accounts.map((account) => ledgerOf(account.accountId)));
+      while (after.some((state) => state.held > 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        after = await Promise.all(accounts.map((account) => ledgerOf(account.accountId)));
+      }
+      for (const { snaps, available, held, ledger, charges, orphans } of after) {
+        expect({ available, held, ledger, charges, orphans }).toEqual({ available: 30 - snaps, held: 0, ledger: 30 - snaps, charges: snaps, orphans: 0 });
       }
     } finally {
       await second.close();
     }
-  });
+  }, 120_000);
 });

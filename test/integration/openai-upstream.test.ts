@@ -4,7 +4,7 @@
  * contract's 500, stores nothing and charges nothing.
  */
 import { bodyOf } from '../support/json';
-import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_PREDICTION as PREDICTION } from '../support/fake-openai-server';
+import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -137,16 +137,7 @@ describe('OpenAI upstream: createSnap', () => {
 });
 
 describe('OpenAI upstream: createCommsAnalysis', () => {
-  const ANALYSIS = {
-    profile: 'Precisionist',
-    primary_code: 'PR',
-    summary: 'Lead with the data.',
-    do: ['Be specific'],
-    dont: ['Hype'],
-    phrases_to_use: ['The figures show'],
-    phrases_to_avoid: ['Trust me'],
-    draft_analysis: { fit_score: 40, issues: [{ excerpt: 'maybe', suggestion: 'Be direct.' }], rewrite: 'Could you review the figures by Friday?' },
-  };
+  const ANALYSIS = UPSTREAM_ANALYSIS;
 
   async function snapFor(credits: number) {
     fake.script(reply(PREDICTION));

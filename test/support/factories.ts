@@ -13,8 +13,13 @@ export function createAccount(server: TestServer, credits = 10): Promise<TestAcc
 }
 
 export async function balanceOf(server: TestServer, accountId: number): Promise<number> {
-  const account = await server.admin<{ credits: number }>('GET', `/admin/v1/accounts/${accountId}`);
-  return account.credits;
+  return (await creditsOf(server, accountId)).credits;
+}
+
+/** Available and held credits, as the admin API shows them. */
+export async function creditsOf(server: TestServer, accountId: number): Promise<{ credits: number; held: number }> {
+  const { credits, held } = await server.admin<{ credits: number; held: number }>('GET', `/admin/v1/accounts/${accountId}`);
+  return { credits, held };
 }
 
 export async function ledgerOf(server: TestServer, accountId: number): Promise<{ sum: number; rows: number }> {

@@ -24,6 +24,18 @@ export const UPSTREAM_PREDICTION = {
   secondary_profile_summary: 'Builds networks.',
 };
 
+/** A complete communication analysis (with a draft) as an OpenAI-compatible upstream would answer it. */
+export const UPSTREAM_ANALYSIS = {
+  profile: 'Precisionist',
+  primary_code: 'PR',
+  summary: 'Lead with the data.',
+  do: ['Be specific'],
+  dont: ['Hype'],
+  phrases_to_use: ['The figures show'],
+  phrases_to_avoid: ['Trust me'],
+  draft_analysis: { fit_score: 40, issues: [{ excerpt: 'maybe', suggestion: 'Be direct.' }], rewrite: 'Could you review the figures by Friday?' },
+};
+
 /** How the fake answers one request. Build with the functions below. */
 export type Behaviour =
   | { kind: 'reply'; content: string | null; refusal: string | null; finishReason: string }
@@ -95,6 +107,9 @@ export interface FakeOpenAi {
   /** `http://127.0.0.1:<port>/v1`, as the SDK's baseURL. */
   baseURL: string;
   requests: RecordedRequest[];
+  /** Requests being answered right now, and the most there ever were at once (since the last reset). */
+  inFlight(): number;
+  maxInFlight(): number;
   /** Queue behaviours; each answers one request, in order. */
   script(...behaviours: Behaviour[]): void;
   /** The behaviour for requests once the queue is empty (default: a loud 500, not retried). */
@@ -120,8 +135,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let fallback: Behaviour = UNSCRIPTED;
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   const server = createServer((req, res) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => (inFlight -= 1));
     void readBody(req).then(
       (raw) => {
         const recorded = record(req, raw);
@@ -178,10 +198,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     script: (...behaviours) => void queue.push(...behaviours),
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      maxInFlight = inFlight;
     },
     always: (behaviour) => {
       fallback = behaviour;

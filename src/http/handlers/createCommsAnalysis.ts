@@ -7,9 +7,9 @@ import type { OperationHandlers } from '../operations';
 
 /** POST /api/v1/snap/comms (DESIGN.md pins what the contract leaves open). */
 export function createCommsAnalysis(deps: CreateCommsDeps): OperationHandlers<operations>['createCommsAnalysis'] {
-  return async ({ body, caller, requestId, header }) => {
+  return async ({ body, caller, requestId, header, signal }) => {
     const { snapId, channel, goal, draft } = body;
-    const context = { requestId, idempotencyKey: header('idempotency-key') };
+    const context = { requestId, idempotencyKey: header('idempotency-key'), signal };
     const { result, replayed } = await createCommsUseCase(deps, requireCaller(caller), { snapId, channel, goal, draft }, context);
     return { status: 201, message: MESSAGES.commsCreated, data: result, headers: replayHeaders(replayed) };
   };

@@ -7,7 +7,7 @@ import { createSnap } from './createSnap';
 
 export function publicHandlers(services: Services) {
   const deps = {
-    credits: services.accounts,
+    credits: services.credits,
     snaps: services.snaps,
     comms: services.comms,
     idempotency: services.idempotency,

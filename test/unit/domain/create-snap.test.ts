@@ -18,20 +18,32 @@ const PREDICTION: SnapPrediction = {
   secondary_profile_summary: 'ss',
 };
 
+/** Credits as the database keeps them: available, held by calls in flight, and the stored charges. */
 function inMemory(credits: number) {
   const stored: ChargedSnap[] = [];
-  let balance = credits;
-  const creditsRepo: CreditsRepository = { balanceOf: async () => balance };
+  let available = credits;
+  const holds = new Set<number>();
+  let nextHold = 1;
+  const creditsRepo: CreditsRepository = {
+    hold: async (accountId) => {
+      if (available < 1) return null;
+      available -= 1;
+      holds.add(nextHold);
+      return { holdId: nextHold++, accountId };
+    },
+    release: async (hold) => {
+      if (holds.delete(hold.holdId)) available += 1;
+    },
+  };
   const snaps: SnapRepository = {
     storeCharged: async (snap) => {
-      if (balance < 1) return null;
-      balance -= 1;
+      if (!holds.delete(snap.hold.holdId)) return null;
       stored.push(snap);
       return { snapId: stored.length };
     },
     findOwned: async () => null,
   };
-  return { credits: creditsRepo, snaps, idempotency: new InMemoryIdempotency(), stored, balance: () => balance };
+  return { credits: creditsRepo, snaps, idempotency: new InMemoryIdempotency(), stored, balance: () => available, held: () => holds.size };
 }
 
 function predicting(outcome: SnapPrediction | Error): Predictor & { calls: number } {
@@ -64,7 +76,7 @@ describe('createSnap (domain)', () => {
     const { result, replayed } = await createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-1' });
     expect(result).toEqual({ snapId: 1, snapResponse: { name: 'Ada', ...PREDICTION } });
     expect(replayed).toBe(false);
-    expect(store.balance()).toBe(1);
+    expect([store.balance(), store.held()]).toEqual([1, 0]);
     expect(store.stored[0]?.provenance).toEqual({ predictor: 'embedded', model: 'm', promptVersion: 'v' });
   });
 
@@ -88,7 +100,7 @@ describe('createSnap (domain)', () => {
       message: 'Secondary profile predicted as Visionary which is not allowed please try it again',
     });
     expect(store.stored).toHaveLength(0);
-    expect(store.balance()).toBe(1);
+    expect([store.balance(), store.held()]).toEqual([1, 0]);
   });
 
   test('when the predictor fails, then it fails with the contract text and stores nothing', async () => {
@@ -98,13 +110,28 @@ describe('createSnap (domain)', () => {
       kind: 'generation_failed',
       message: 'Failed to generate snap Please try again later',
     });
-    expect(store.balance()).toBe(1);
+    expect([store.balance(), store.held()]).toEqual([1, 0]);
   });
 
-  test('when the credit is spent by another request meanwhile, then it fails as insufficient credits', async () => {
+  test('when two requests share the last credit, then the second is refused before its upstream call', async () => {
     const store = inMemory(1);
-    const racing = { ...store, credits: { balanceOf: async () => 1 } };
-    await createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-1' });
-    expect((await failureOf(createSnap({ ...racing, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-2' }))).kind).toBe('insufficient_credits');
+    const predictor = predicting(PREDICTION);
+    const first = createSnap({ ...store, predictor }, CALLER, SUBJECT, { requestId: 'req-1' });
+    const second = failureOf(createSnap({ ...store, predictor }, CALLER, SUBJECT, { requestId: 'req-2' }));
+    expect((await second).kind).toBe('insufficient_credits');
+    await first;
+    expect(predictor.calls).toBe(1);
+    expect([store.balance(), store.held()]).toEqual([0, 0]);
+  });
+
+  test('when the client is gone before the result is stored, then nothing is charged and the credit is back', async () => {
+    const store = inMemory(1);
+    const gone = new AbortController();
+    gone.abort();
+    expect((await failureOf(createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-1', signal: gone.signal }))).kind).toBe(
+      'generation_failed',
+    );
+    expect(store.stored).toHaveLength(0);
+    expect([store.balance(), store.held()]).toEqual([1, 0]);
   });
 });
