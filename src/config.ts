@@ -3,6 +3,7 @@
  * A bad value stops startup with a message that names the variable.
  * Every variable is documented in the README's "Configuration" table.
  */
+import { longestCallSeconds } from './call-budget';
 
 export interface OpenAiConfig {
   apiKey: string;
@@ -85,12 +86,30 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       : undefined,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
-    shutdownTimeoutSeconds: read.number('SHUTDOWN_TIMEOUT_SECONDS', 10, { min: 0, max: 600 }),
+    shutdownTimeoutSeconds: 0, // set below: its default and its minimum follow the upstream bound
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
     webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
   };
+  config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);
   assertClusterable(config);
   return Object.freeze(config);
+}
+
+/**
+ * A deploy must not cut paid calls: on SIGTERM the service waits for calls in flight,
+ * so the shutdown timeout is at least the longest a call can run (its default).
+ */
+function readShutdownTimeout(read: EnvReader, openai: OpenAiConfig | undefined): number {
+  const longestCall = longestCallSeconds(openai);
+  const seconds = read.number('SHUTDOWN_TIMEOUT_SECONDS', longestCall, { min: 0, max: 3600 });
+  if (seconds < longestCall) {
+    const upstream = openai ? `OPENAI_TIMEOUT_SECONDS (${openai.timeoutSeconds})` : 'no upstream timeout (embedded predictor)';
+    throw new ConfigError(
+      'SHUTDOWN_TIMEOUT_SECONDS',
+      `must be at least ${longestCall} (got ${seconds}): ${upstream} plus 15 s to store the result, so that a shutdown lets paid calls in flight finish`,
+    );
+  }
+  return seconds;
 }
 
 /**

@@ -36,7 +36,6 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
     ADMIN_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
-    SHUTDOWN_TIMEOUT_SECONDS: '5',
     ...overrides,
   };
 }

@@ -131,7 +131,7 @@ describe('signals', () => {
   test('when SIGTERM arrives with requests in flight, then they complete, new connections are refused, and the process exits 0', async () => {
     fake.reset();
     fake.always(delay(1000, reply(UPSTREAM_PREDICTION)));
-    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, SHUTDOWN_TIMEOUT_SECONDS: '5' });
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '2' });
     const account = await accountOn(server.adminUrl, 10);
     const inFlight = Array.from({ length: 5 }, () =>
       fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) }),
@@ -151,9 +151,24 @@ describe('signals', () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201]);
     expect(refused).toBe('ECONNREFUSED');
     expect(code).toBe(0);
-    // Well inside SHUTDOWN_TIMEOUT_SECONDS: the drain ends when the last answer is sent.
+    // Well inside SHUTDOWN_TIMEOUT_SECONDS (17 s): the drain ends when the last answer is sent.
     expect(Date.now() - signalled).toBeLessThan(4000);
   });
+
+  test('when SIGTERM arrives during an upstream call longer than 10 s, then the call finishes, is stored and charged, and the client gets its 201', async () => {
+    fake.reset();
+    fake.always(delay(11_000, reply(UPSTREAM_PREDICTION)));
+    // No SHUTDOWN_TIMEOUT_SECONDS: its default follows OPENAI_TIMEOUT_SECONDS (12 + 15 s).
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '12' });
+    const account = await accountOn(server.adminUrl, 1);
+    const paid = fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    const response = await paid;
+    expect(response.status).toBe(201);
+    expect((await bodyOf(response)).data.snapResponse.profile).toBe(UPSTREAM_PREDICTION.profile);
+    expect(await server.exited).toBe(0);
+  }, 60_000);
 
   test('when the process is SIGKILLed mid-requests, then every charge has its snap and every snap its charge, and after the lease no credit stays held', async () => {
     fake.reset();

@@ -32,6 +32,24 @@ describe('loadConfig', () => {
   });
 
   test.each([
+    ['the embedded predictor', {}, 15],
+    ['the default upstream timeout', { OPENAI_API_KEY: 'sk-x' }, 45],
+    ['a 90 s upstream timeout', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90' }, 105],
+  ])('when SHUTDOWN_TIMEOUT_SECONDS is unset with %s, then it lets the longest paid call finish (%p s)', (_name, env, want) => {
+    expect(loadConfig(env).shutdownTimeoutSeconds).toBe(want);
+  });
+
+  test('when SHUTDOWN_TIMEOUT_SECONDS is shorter than the longest paid call, then startup is refused naming both variables', () => {
+    expect(() => loadConfig({ OPENAI_API_KEY: 'sk-x', SHUTDOWN_TIMEOUT_SECONDS: '10' })).toThrow(
+      new ConfigError(
+        'SHUTDOWN_TIMEOUT_SECONDS',
+        'must be at least 45 (got 10): OPENAI_TIMEOUT_SECONDS (30) plus 15 s to store the result, so that a shutdown lets paid calls in flight finish',
+      ),
+    );
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', SHUTDOWN_TIMEOUT_SECONDS: '60' }).shutdownTimeoutSeconds).toBe(60);
+  });
+
+  test.each([
     ['unset', undefined, false],
     ['false', 'false', false],
     ['true', 'true', true],
