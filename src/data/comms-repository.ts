@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { toNumber } from './database';
 import type { GroupCommit } from './group-commit';
 import { storeCharged } from './store-charged';
-import type { ChargedComms, CommsRepository, StoredComms } from '../domain/ports';
+import type { ChargeOutcome, ChargedComms, CommsRepository, StoredComms } from '../domain/ports';
 
 export class KnexCommsRepository implements CommsRepository {
   /** @param charges batches the charging statements of concurrent requests into shared commits */
@@ -11,25 +11,22 @@ export class KnexCommsRepository implements CommsRepository {
     private readonly charges: GroupCommit,
   ) {}
 
-  async storeCharged(comms: ChargedComms): Promise<{ commsId: number } | null> {
-    const commsId = await this.charges.run(comms.hold.accountId, (db) =>
-      storeCharged(db, {
-        accountId: comms.hold.accountId,
-        holdId: comms.hold.holdId,
-        table: 'comms_analyses',
-        columns: {
-          snap_id: comms.snapId,
-          request: JSON.stringify(comms.request),
-          response: JSON.stringify(comms.analysis),
-          predictor: comms.provenance.predictor,
-          model: comms.provenance.model,
-          prompt_version: comms.provenance.promptVersion,
-        },
-        ledger: { reason: 'comms', column: 'comms_id' },
-        idempotencyKey: comms.idempotencyKey,
-      }),
-    );
-    return commsId === null ? null : { commsId };
+  async storeCharged(comms: ChargedComms): Promise<ChargeOutcome> {
+    return storeCharged(this.charges, this.db, {
+      accountId: comms.hold.accountId,
+      holdId: comms.hold.holdId,
+      table: 'comms_analyses',
+      columns: {
+        snap_id: comms.snapId,
+        request: JSON.stringify(comms.request),
+        response: JSON.stringify(comms.analysis),
+        predictor: comms.provenance.predictor,
+        model: comms.provenance.model,
+        prompt_version: comms.provenance.promptVersion,
+      },
+      ledger: { reason: 'comms', column: 'comms_id' },
+      claim: comms.claim,
+    });
   }
 
   async findOwned(accountId: number, commsId: number): Promise<StoredComms | null> {

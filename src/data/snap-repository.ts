@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { toNumber } from './database';
 import type { GroupCommit } from './group-commit';
 import { storeCharged } from './store-charged';
-import type { ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
+import type { ChargeOutcome, ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
 
 export class KnexSnapRepository implements SnapRepository {
   /** @param charges batches the charging statements of concurrent requests into shared commits */
@@ -11,24 +11,21 @@ export class KnexSnapRepository implements SnapRepository {
     private readonly charges: GroupCommit,
   ) {}
 
-  async storeCharged(snap: ChargedSnap): Promise<{ snapId: number } | null> {
-    const snapId = await this.charges.run(snap.hold.accountId, (db) =>
-      storeCharged(db, {
-        accountId: snap.hold.accountId,
-        holdId: snap.hold.holdId,
-        table: 'snaps',
-        columns: {
-          request: JSON.stringify(snap.subject),
-          prediction: JSON.stringify(snap.prediction),
-          predictor: snap.provenance.predictor,
-          model: snap.provenance.model,
-          prompt_version: snap.provenance.promptVersion,
-        },
-        ledger: { reason: 'snap', column: 'snap_id' },
-        idempotencyKey: snap.idempotencyKey,
-      }),
-    );
-    return snapId === null ? null : { snapId };
+  async storeCharged(snap: ChargedSnap): Promise<ChargeOutcome> {
+    return storeCharged(this.charges, this.db, {
+      accountId: snap.hold.accountId,
+      holdId: snap.hold.holdId,
+      table: 'snaps',
+      columns: {
+        request: JSON.stringify(snap.subject),
+        prediction: JSON.stringify(snap.prediction),
+        predictor: snap.provenance.predictor,
+        model: snap.provenance.model,
+        prompt_version: snap.provenance.promptVersion,
+      },
+      ledger: { reason: 'snap', column: 'snap_id' },
+      claim: snap.claim,
+    });
   }
 
   async findOwned(accountId: number, snapId: number): Promise<StoredSnap | null> {

@@ -7,10 +7,10 @@
 import { AppError } from './app-error';
 import type { RequestContext } from './create-snap';
 import { assertClientWaiting } from './client-gone';
-import { insufficientCredits, withCreditHeld } from './credits';
+import { chargedId, withCreditHeld } from './credits';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, CommsRepository, CreditsRepository, IdempotencyRepository, SnapRepository, StoredSnap } from './ports';
+import type { Caller, ClaimedKey, CommsRepository, CreditsRepository, IdempotencyRepository, SnapRepository, StoredSnap } from './ports';
 import type { CommsAnalysis, CommsChannel, CommsRequest, Predicted, Predictor } from '../upstream/predictor';
 
 export interface CreateCommsDeps {
@@ -39,7 +39,7 @@ export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input
   return idempotently(
     deps.idempotency,
     call,
-    (claimedKey) => createCommsOnce(deps, caller, input, context, claimedKey),
+    (claim) => createCommsOnce(deps, caller, input, context, claim),
     (commsId) => storedCommsResult(deps.comms, caller, commsId),
   );
 }
@@ -56,7 +56,7 @@ async function createCommsOnce(
   caller: Caller,
   input: CommsInput,
   context: RequestContext,
-  idempotencyKey: string | undefined,
+  claim: ClaimedKey | undefined,
 ): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
@@ -64,9 +64,8 @@ async function createCommsOnce(
     const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), context);
     assertClientWaiting(context, MESSAGES.commsGenerationFailed);
     const { snapId, channel, goal, draft } = input;
-    const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, idempotencyKey });
-    if (!stored) throw insufficientCredits();
-    return { commsId: stored.commsId, snapId, commsResponse: analysis };
+    const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
+    return { commsId: chargedId(stored), snapId, commsResponse: analysis };
   });
 }
 

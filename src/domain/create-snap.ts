@@ -5,11 +5,11 @@
  * With an Idempotency-Key, it runs once per key.
  */
 import { AppError } from './app-error';
-import { insufficientCredits, withCreditHeld } from './credits';
+import { chargedId, withCreditHeld } from './credits';
 import { assertClientWaiting } from './client-gone';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, CreditHold, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
+import type { Caller, ClaimedKey, CreditHold, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 import type { Predicted, Predictor, SnapPrediction, SnapSubject } from '../upstream/predictor';
 
@@ -41,7 +41,7 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
   return idempotently(
     deps.idempotency,
     call,
-    (claimedKey) => withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) => createSnapOnce(deps, hold, subject, context, claimedKey)),
+    (claim) => withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) => createSnapOnce(deps, hold, subject, context, claim)),
     (snapId) => storedSnapResult(deps.snaps, caller, snapId),
   );
 }
@@ -51,14 +51,13 @@ async function createSnapOnce(
   hold: CreditHold,
   subject: SnapSubject,
   context: RequestContext,
-  idempotencyKey: string | undefined,
+  claim: ClaimedKey | undefined,
 ): Promise<SnapResult> {
   const { result: prediction, provenance } = await predict(deps.predictor, subject, context);
   const snapResponse = responseOf(subject, prediction);
   assertClientWaiting(context, MESSAGES.snapGenerationFailed);
-  const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, idempotencyKey });
-  if (!stored) throw insufficientCredits();
-  return { snapId: stored.snapId, snapResponse };
+  const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });
+  return { snapId: chargedId(stored), snapResponse };
 }
 
 /** The prediction as the contract shows it; a Visionary secondary profile is refused. */

@@ -5,7 +5,8 @@
  */
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
-import type { CreditHold, CreditsRepository } from './ports';
+import { inProgress } from './idempotency';
+import type { ChargeOutcome, CreditHold, CreditsRepository } from './ports';
 
 /**
  * Runs `work` with one credit of the account held for it, or refuses at once when none
@@ -31,4 +32,10 @@ export async function withCreditHeld<T>(
 
 export function insufficientCredits(): AppError {
   return new AppError({ kind: 'insufficient_credits', message: MESSAGES.insufficientCredits });
+}
+
+/** The id of the row a charging statement stored, or the error that says why it stored nothing. */
+export function chargedId(outcome: ChargeOutcome): number {
+  if (outcome.status === 'stored') return outcome.id;
+  throw outcome.status === 'no_credit' ? insufficientCredits() : inProgress();
 }

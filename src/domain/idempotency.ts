@@ -3,10 +3,10 @@
  * returns the first success unchanged (rebuilt from the stored row) and charges nothing; the same key with another
  * body is 422; a replay while the first call runs is 409. Failures release the key.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
-import type { IdempotencyRepository } from './ports';
+import type { ClaimedKey, IdempotencyRepository } from './ports';
 
 export interface Idempotent<T> {
   result: T;
@@ -24,28 +24,36 @@ export interface IdempotentCall {
 
 /**
  * Runs `work` once per key: `work` gets the claimed key, to be completed with the id of
- * the row it stores; a replay rebuilds the result from that row with `replay`.
+ * the row it stores; a replay rebuilds the result from that row with `replay`. The claim
+ * carries a token of this call, so that a call which outlived its lease (and lost the key
+ * to another) can neither release nor complete the other's claim.
  */
 export async function idempotently<T>(
   keys: IdempotencyRepository,
   call: IdempotentCall,
-  work: (claimedKey: string | undefined) => Promise<T>,
+  work: (claimed: ClaimedKey | undefined) => Promise<T>,
   replay: (resultId: number) => Promise<T>,
 ): Promise<Idempotent<T>> {
   if (call.key === undefined) return { result: await work(undefined), replayed: false };
   const fingerprint = fingerprintOf(call.operation, call.input);
-  const claim = await keys.claim(call.accountId, call.key, fingerprint);
+  const claimed = { key: call.key, owner: randomUUID() };
+  const claim = await keys.claim(call.accountId, claimed, fingerprint);
   if (claim.status !== 'claimed' && claim.fingerprint !== fingerprint) {
     throw new AppError({ kind: 'idempotency_mismatch', message: MESSAGES.idempotencyMismatch });
   }
-  if (claim.status === 'pending') throw new AppError({ kind: 'conflict', message: MESSAGES.idempotencyInProgress });
+  if (claim.status === 'pending') throw inProgress();
   if (claim.status === 'completed') return { result: await replay(claim.resultId), replayed: true };
   try {
-    return { result: await work(call.key), replayed: false };
+    return { result: await work(claimed), replayed: false };
   } catch (error) {
-    await keys.release(call.accountId, call.key).catch(() => undefined);
+    await keys.release(call.accountId, claimed).catch(() => undefined);
     throw error;
   }
+}
+
+/** Another call holds the key: it is still running (or took the key over from this one). */
+export function inProgress(): AppError {
+  return new AppError({ kind: 'conflict', message: MESSAGES.idempotencyInProgress });
 }
 
 /** SHA-256 of the operation and its input; the input is built by us, so its JSON is canonical. */

@@ -29,7 +29,7 @@ export interface ChargedSnap {
   prediction: SnapPrediction;
   provenance: Provenance;
   /** A claimed Idempotency-Key, completed with the stored row in the same statement. */
-  idempotencyKey?: string;
+  claim?: ClaimedKey;
 }
 
 export interface ChargedComms {
@@ -40,8 +40,15 @@ export interface ChargedComms {
   analysis: CommsAnalysis;
   provenance: Provenance;
   /** A claimed Idempotency-Key, completed with the stored row in the same statement. */
-  idempotencyKey?: string;
+  claim?: ClaimedKey;
 }
+
+/**
+ * What the charging statement did: stored the row (and took the charge), or stored
+ * nothing because no credit was left or because the Idempotency-Key claim is no longer
+ * this call's (it outlived its lease and another call took the key over).
+ */
+export type ChargeOutcome = { status: 'stored'; id: number } | { status: 'no_credit' } | { status: 'claim_lost' };
 
 export interface CallerRepository {
   /** The caller of an active key with this SHA-256 hash, or null. */
@@ -61,10 +68,12 @@ export interface CreditsRepository {
 export interface SnapRepository {
   /**
    * Atomically: turn the hold into the charge, store the snap, write the ledger row,
-   * complete the idempotency key. A hold already returned (its lease ran out) is replaced
-   * by an available credit; null, storing nothing, when there is none.
+   * complete the idempotency claim. A hold already returned (its lease ran out) is
+   * replaced by an available credit. Stores nothing when there is none, or when the claim
+   * is no longer this call's. When the commit's answer is lost, the outcome is looked up
+   * rather than guessed.
    */
-  storeCharged(snap: ChargedSnap): Promise<{ snapId: number } | null>;
+  storeCharged(snap: ChargedSnap): Promise<ChargeOutcome>;
   findOwned(accountId: number, snapId: number): Promise<StoredSnap | null>;
 }
 
@@ -76,8 +85,14 @@ export interface StoredComms {
 
 export interface CommsRepository {
   /** Like SnapRepository.storeCharged, for a communication analysis. */
-  storeCharged(comms: ChargedComms): Promise<{ commsId: number } | null>;
+  storeCharged(comms: ChargedComms): Promise<ChargeOutcome>;
   findOwned(accountId: number, commsId: number): Promise<StoredComms | null>;
+}
+
+/** A key this call claimed, and the token that proves the claim is still its own. */
+export interface ClaimedKey {
+  key: string;
+  owner: string;
 }
 
 export type IdempotencyClaim =
@@ -87,12 +102,13 @@ export type IdempotencyClaim =
 
 export interface IdempotencyRepository {
   /**
-   * Claims `key` for a request with this fingerprint: `claimed` when the key was free,
-   * expired, or left pending by a call that died; otherwise what holds it.
+   * Claims the key for a call (`claimed.owner` is that call's token) with this
+   * fingerprint: `claimed` when the key was free, expired, or left pending by a call that
+   * outlived its lease; otherwise what holds it.
    */
-  claim(accountId: number, key: string, fingerprint: string): Promise<IdempotencyClaim>;
-  /** Frees a claimed key after a failure, so a retry runs again. */
-  release(accountId: number, key: string): Promise<void>;
+  claim(accountId: number, claimed: ClaimedKey, fingerprint: string): Promise<IdempotencyClaim>;
+  /** Frees a key after a failure, so a retry runs again; only while the claim is still this call's. */
+  release(accountId: number, claimed: ClaimedKey): Promise<void>;
 }
 
 export interface AccountSummary {

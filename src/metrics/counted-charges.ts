@@ -12,7 +12,7 @@ export function countSnapCharges(snaps: SnapRepository, creditsCharged: Charged)
   return {
     storeCharged: async (snap) => {
       const stored = await snaps.storeCharged(snap);
-      if (stored) creditsCharged.inc({ operation: 'createSnap' });
+      if (stored.status === 'stored') creditsCharged.inc({ operation: 'createSnap' });
       return stored;
     },
     findOwned: (accountId, snapId) => snaps.findOwned(accountId, snapId),
@@ -23,7 +23,7 @@ export function countCommsCharges(comms: CommsRepository, creditsCharged: Charge
   return {
     storeCharged: async (analysis) => {
       const stored = await comms.storeCharged(analysis);
-      if (stored) creditsCharged.inc({ operation: 'createCommsAnalysis' });
+      if (stored.status === 'stored') creditsCharged.inc({ operation: 'createCommsAnalysis' });
       return stored;
     },
     findOwned: (accountId, commsId) => comms.findOwned(accountId, commsId),

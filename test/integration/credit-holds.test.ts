@@ -13,6 +13,7 @@ import { delay, hang, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_
 import { createAccount, creditsOf, ledgerOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { spawnServer } from '../support/spawned-server';
+import { until } from '../support/until';
 import { requireEnv, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 import { createDatabase } from '../../src/data/database';
 import { deleteExpiredIdempotencyKeys, returnExpiredHolds } from '../../src/data/sweeper';
@@ -58,14 +59,6 @@ async function expectInsufficient(responses: Response[]): Promise<void> {
 
 function snapOn(target: TestServer, account: TestAccount, headers: Record<string, string> = {}): Promise<Response> {
   return target.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, ...headers });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('credit holds: no more upstream calls than credits', () => {

@@ -1,9 +1,10 @@
 /** Idempotency-Key on both POST routes (DESIGN.md), on real PostgreSQL. */
 import { randomUUID } from 'node:crypto';
 import { bodyOf } from '../support/json';
-import { delay, garbage, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
-import { balanceOf, createAccount, PERSON, snapCountOf, type TestAccount } from '../support/factories';
+import { delay, garbage, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { balanceOf, createAccount, creditsOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 
 let embedded: TestServer;
@@ -131,6 +132,46 @@ describe('Idempotency-Key', () => {
     const takenOver = await postSnap(embedded, account, key);
     expect(takenOver.status).toBe(201);
     expect(takenOver.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  /** Makes a running call's claim look abandoned, as if the call had outlived its lease. */
+  async function expireLease(server: TestServer, account: TestAccount, key: string): Promise<void> {
+    const { db } = server.services;
+    await db('idempotency_keys').where({ account_id: account.accountId, key }).update({ locked_at: db.raw("now() - interval '1 hour'") });
+  }
+
+  test('when a call outlives its lease and its key is taken over, then only the call holding the key stores and charges', async () => {
+    fake.script(delay(1500, reply(UPSTREAM_PREDICTION)), reply(UPSTREAM_PREDICTION));
+    const account = await createAccount(upstream, 5);
+    const key = randomUUID();
+    const late = postSnap(upstream, account, key);
+    await until(() => fake.inFlight() === 1);
+    await expireLease(upstream, account, key);
+    const takeover = await postSnap(upstream, account, key);
+    expect(takeover.status).toBe(201);
+    expect((await late).status).toBe(409);
+    expect(await snapCountOf(upstream, account.accountId)).toBe(1);
+    expect(await creditsOf(upstream, account.accountId)).toEqual({ credits: 4, held: 0 });
+    const replay = await postSnap(upstream, account, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await bodyOf(replay)).data).toEqual((await bodyOf(takeover)).data);
+  });
+
+  test('when a call outlives its lease and then fails, then it leaves the claim of the call that took the key over', async () => {
+    fake.script(delay(1000, status(500, undefined, { headers: { 'x-should-retry': 'false' } })), delay(2500, reply(UPSTREAM_PREDICTION)));
+    const account = await createAccount(upstream, 5);
+    const key = randomUUID();
+    const late = postSnap(upstream, account, key);
+    await until(() => fake.inFlight() === 1);
+    await expireLease(upstream, account, key);
+    const takeover = postSnap(upstream, account, key);
+    await until(() => fake.inFlight() === 2);
+    expect((await late).status).toBe(500);
+    // The key is still the second call's: a third request waits its turn rather than running again.
+    expect((await postSnap(upstream, account, key)).status).toBe(409);
+    expect((await takeover).status).toBe(201);
+    expect(await snapCountOf(upstream, account.accountId)).toBe(1);
+    expect(await creditsOf(upstream, account.accountId)).toEqual({ credits: 4, held: 0 });
   });
 
   test.each([

@@ -7,12 +7,14 @@ import * as initial from './001-initial';
 import * as commsAnalyses from './002-comms-analyses';
 import * as idempotencyKeys from './003-idempotency-keys';
 import * as creditHolds from './004-credit-holds';
+import * as chargeOwners from './007-charge-owners';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
   '002-comms-analyses': commsAnalyses,
   '003-idempotency-keys': idempotencyKeys,
   '004-credit-holds': creditHolds,
+  '007-charge-owners': chargeOwners,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

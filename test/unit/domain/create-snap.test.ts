@@ -37,9 +37,9 @@ function inMemory(credits: number) {
   };
   const snaps: SnapRepository = {
     storeCharged: async (snap) => {
-      if (!holds.delete(snap.hold.holdId)) return null;
+      if (!holds.delete(snap.hold.holdId)) return { status: 'no_credit' };
       stored.push(snap);
-      return { snapId: stored.length };
+      return { status: 'stored', id: stored.length };
     },
     findOwned: async () => null,
   };

@@ -28,7 +28,7 @@ describe('idempotently', () => {
       keys,
       call({ a: 1 }),
       async (claimed) => {
-        keys.complete(1, claimed ?? '', 7);
+        if (claimed) keys.complete(1, claimed, 7);
         return { snapId: 7 };
       },
       noReplay,
@@ -49,7 +49,7 @@ describe('idempotently', () => {
 
   test('when the same key comes with another input, then it is refused with 422\'s kind', async () => {
     const keys = new InMemoryIdempotency();
-    await keys.claim(1, 'key-1', 'f'.repeat(64));
+    await keys.claim(1, { key: 'key-1', owner: 'another call' }, 'f'.repeat(64));
     expect(await kindOf(idempotently(keys, call({ a: 2 }), async () => 1, noReplay))).toBe(
       'idempotency_mismatch: Idempotency-Key was already used with a different request',
     );
@@ -71,5 +71,21 @@ describe('idempotently', () => {
     await expect(idempotently(keys, call({ a: 1 }), async () => Promise.reject(new Error('upstream down')), noReplay)).rejects.toThrow('upstream down');
     expect(keys.rows.size).toBe(0);
     expect(await idempotently(keys, call({ a: 1 }), async () => 'second try', noReplay)).toEqual({ result: 'second try', replayed: false });
+  });
+
+  test('when the work fails after its claim was taken over, then the new claim is left alone', async () => {
+    const keys = new InMemoryIdempotency();
+    const failing = idempotently(
+      keys,
+      call({ a: 1 }),
+      async () => {
+        // Another call takes the key over (this one outlived its lease), then this one fails.
+        keys.rows.set('1/key-1', { fingerprint: 'f'.repeat(64), owner: 'the call that took over', state: 'pending' });
+        throw new Error('upstream down');
+      },
+      noReplay,
+    );
+    await expect(failing).rejects.toThrow('upstream down');
+    expect(keys.rows.get('1/key-1')?.owner).toBe('the call that took over');
   });
 });

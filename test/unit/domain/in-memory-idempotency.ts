@@ -1,13 +1,20 @@
 /** An in-memory IdempotencyRepository for domain tests (the port, not a mock of our modules). */
-import type { IdempotencyClaim, IdempotencyRepository } from '../../../src/domain/ports';
+import type { ClaimedKey, IdempotencyClaim, IdempotencyRepository } from '../../../src/domain/ports';
+
+interface Row {
+  fingerprint: string;
+  owner: string;
+  state: 'pending' | 'completed';
+  resultId?: number;
+}
 
 export class InMemoryIdempotency implements IdempotencyRepository {
-  readonly rows = new Map<string, { fingerprint: string; state: 'pending' | 'completed'; resultId?: number }>();
+  readonly rows = new Map<string, Row>();
 
-  async claim(accountId: number, key: string, fingerprint: string): Promise<IdempotencyClaim> {
+  async claim(accountId: number, { key, owner }: ClaimedKey, fingerprint: string): Promise<IdempotencyClaim> {
     const row = this.rows.get(`${accountId}/${key}`);
     if (!row) {
-      this.rows.set(`${accountId}/${key}`, { fingerprint, state: 'pending' });
+      this.rows.set(`${accountId}/${key}`, { fingerprint, owner, state: 'pending' });
       return { status: 'claimed' };
     }
     return row.state === 'completed'
@@ -15,13 +22,16 @@ export class InMemoryIdempotency implements IdempotencyRepository {
       : { status: 'pending', fingerprint: row.fingerprint };
   }
 
-  async release(accountId: number, key: string): Promise<void> {
-    this.rows.delete(`${accountId}/${key}`);
+  async release(accountId: number, { key, owner }: ClaimedKey): Promise<void> {
+    const row = this.rows.get(`${accountId}/${key}`);
+    if (row?.state === 'pending' && row.owner === owner) this.rows.delete(`${accountId}/${key}`);
   }
 
-  /** What the charging statement does to a claimed key. */
-  complete(accountId: number, key: string, resultId: number): void {
+  /** What the charging statement does to a claim that is still the caller's; false when it is not. */
+  complete(accountId: number, { key, owner }: ClaimedKey, resultId: number): boolean {
     const row = this.rows.get(`${accountId}/${key}`);
-    if (row) Object.assign(row, { state: 'completed', resultId });
+    if (row?.state !== 'pending' || row.owner !== owner) return false;
+    Object.assign(row, { state: 'completed', resultId });
+    return true;
   }
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { countCommsCharges, countSnapCharges } from '../../../src/metrics/counted-charges';
 import { createMetrics } from '../../../src/metrics/registry';
-import type { CommsRepository, SnapRepository } from '../../../src/domain/ports';
+import type { ChargeOutcome, CommsRepository, SnapRepository } from '../../../src/domain/ports';
 
 const noDatabase = { client: {} } as unknown as Knex;
 
@@ -11,13 +11,14 @@ async function charged(metrics: ReturnType<typeof createMetrics>, operation: str
 }
 
 describe('countSnapCharges and countCommsCharges', () => {
-  test('when a row is stored, then one credit is counted; when none is left, nothing is', async () => {
+  test('when a row is stored, then one credit is counted; when none is left or the claim was lost, nothing is', async () => {
     const metrics = createMetrics(noDatabase);
-    const answers = [{ snapId: 1 }, null];
-    const snaps: SnapRepository = { storeCharged: async () => answers.shift() ?? null, findOwned: async () => null };
+    const answers: ChargeOutcome[] = [{ status: 'stored', id: 1 }, { status: 'no_credit' }, { status: 'claim_lost' }];
+    const snaps: SnapRepository = { storeCharged: async () => answers.shift() ?? { status: 'no_credit' }, findOwned: async () => null };
     const counted = countSnapCharges(snaps, metrics.creditsCharged);
-    expect(await counted.storeCharged({} as never)).toEqual({ snapId: 1 });
-    expect(await counted.storeCharged({} as never)).toBeNull();
+    expect(await counted.storeCharged({} as never)).toEqual({ status: 'stored', id: 1 });
+    expect(await counted.storeCharged({} as never)).toEqual({ status: 'no_credit' });
+    expect(await counted.storeCharged({} as never)).toEqual({ status: 'claim_lost' });
     expect(await charged(metrics, 'createSnap')).toBe(1);
   });
 
