@@ -51,7 +51,8 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // Generous: a cold PGlite start on a busy 2-core machine can take well over 10 s.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during startup:\n${output}`);
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
