@@ -12,7 +12,7 @@ export interface ChargedRow {
   accountId: number;
   table: 'snaps' | 'comms_analyses';
   /** The row's columns other than account_id; JSON values already serialised. */
-  columns: Record<string, string | number>;
+  columns: Record<string, string | number | null>;
   ledger: { reason: 'snap' | 'comms'; column: 'snap_id' | 'comms_id' };
   idempotencyKey: string | undefined;
 }

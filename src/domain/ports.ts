@@ -84,6 +84,8 @@ export interface AccountSummary {
   accountId: number;
   name: string;
   credits: number;
+  /** LLM tokens used by the account's stored results, as the upstreams reported them. */
+  tokens: { prompt: number; completion: number };
   keys: { keyId: number; prefix: string; active: boolean }[];
 }
 

@@ -68,11 +68,23 @@ export interface CommsAnalysis {
   draft_analysis: DraftAnalysis | null;
 }
 
-/** Which predictor and model produced a result, stored with it. */
+/** Which upstream of an OpenAI-compatible predictor answered: the primary or the fallback. */
+export type UpstreamName = 'primary' | 'fallback';
+
+/**
+ * Which predictor and model produced a result, stored with it. The upstream fields are
+ * absent for the embedded predictor; a token count is null when the upstream's answer
+ * had no `usage`.
+ */
 export interface Provenance {
   predictor: 'embedded' | 'openai';
   model: string;
   promptVersion: string;
+  upstream?: UpstreamName;
+  promptTokens?: number | null;
+  completionTokens?: number | null;
+  /** false: the answer did not match the JSON schema sent (the server ignored it). */
+  matchedSchema?: boolean;
 }
 
 export interface Predicted<T> {

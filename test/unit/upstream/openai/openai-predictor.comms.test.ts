@@ -42,7 +42,7 @@ describe('OpenAiPredictor.analyseComms', () => {
 
     expect(predicted).toEqual({
       result: A_COMMS_ANSWER,
-      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'comms-v1' },
+      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'comms-v1', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
     });
   });
 
