@@ -48,7 +48,7 @@ describe('OpenAiPredictor.predictSnap', () => {
         summary: 'An energetic initiator.',
         secondary_profile_summary: 'Builds networks around each project.',
       },
-      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'snap-v1', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
+      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'snap-v2', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
     });
   });
 
