@@ -22,7 +22,7 @@ import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
 import { OpenAiPredictor } from './upstream/openai/openai-predictor';
 import { CircuitBreaker } from './upstream/circuit-breaker';
 import { withFallback } from './upstream/fallback-predictor';
-import type { Predictor, UpstreamName } from './upstream/predictor';
+import type { Predictor, UpstreamName } from './domain/ports';
 
 export interface Services {
   db: Knex;

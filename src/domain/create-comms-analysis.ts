@@ -9,7 +9,7 @@ import { assertHasCredit, insufficientCredits } from './credits';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type { Caller, CommsRepository, CreditsRepository, IdempotencyRepository, SnapRepository, StoredSnap } from './ports';
-import type { CommsAnalysis, CommsChannel, CommsRequest, Predicted, Predictor } from '../upstream/predictor';
+import type { CommsAnalysis, CommsChannel, CommsRequest, Predicted, Predictor } from './ports';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;

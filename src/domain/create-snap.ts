@@ -9,7 +9,7 @@ import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type { Caller, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
-import type { Predicted, Predictor, SnapPrediction, SnapSubject } from '../upstream/predictor';
+import type { Predicted, Predictor, SnapPrediction, SnapSubject } from './ports';
 
 export interface CreateSnapDeps {
   credits: CreditsRepository;

@@ -4,7 +4,7 @@
  * (OpenAI-compatible, with a fallback or not, or embedded). It changes nothing it
  * passes on.
  */
-import type { Predicted, Predictor, Provenance } from '../upstream/predictor';
+import type { Predicted, Predictor, Provenance } from '../domain/ports';
 import type { Metrics } from './registry';
 
 type Operation = keyof Predictor;

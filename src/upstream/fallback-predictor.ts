@@ -7,7 +7,7 @@
  * cost each request the primary's timeout. A call the caller aborted is not retried.
  */
 import type { CircuitBreaker } from './circuit-breaker';
-import type { PredictContext, Predictor } from './predictor';
+import type { PredictContext, Predictor } from '../domain/ports';
 
 export interface FallbackOptions {
   primary: Predictor;

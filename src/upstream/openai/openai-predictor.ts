@@ -10,17 +10,7 @@
  * included, so a timed-out attempt can still be retried within the whole.
  */
 import type OpenAI from 'openai';
-import type {
-  CommsAnalysis,
-  CommsRequest,
-  PredictContext,
-  Predicted,
-  Predictor,
-  Provenance,
-  SnapPrediction,
-  SnapSubject,
-  UpstreamName,
-} from '../predictor';
+import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName } from '../../domain/ports';
 import { abortable } from './abortable';
 import { createClient, type Connection } from './client';
 import { buildCommsPrompt, COMMS_PROMPT_VERSION, draftOf } from './comms-prompt';

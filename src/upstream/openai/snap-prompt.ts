@@ -3,7 +3,7 @@
  * is stored with every prediction (Provenance.promptVersion).
  */
 import { RESTRICTED_SECONDARY } from '../../domain/profiles';
-import type { SnapSubject } from '../predictor';
+import type { SnapSubject } from '../../domain/ports';
 import { dataBlock, dataBlockRule } from './data-block';
 import type { PromptMessages } from './prompt-messages';
 import { taxonomyLines } from './taxonomy-prompt';

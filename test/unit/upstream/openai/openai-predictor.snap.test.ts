@@ -1,5 +1,5 @@
 import { reply, startFakeOpenAi, type FakeOpenAi } from '../../../support/fake-openai-server';
-import type { SnapPrediction } from '../../../../src/upstream/predictor';
+import type { SnapPrediction } from '../../../../src/domain/ports';
 import {
   API_KEY,
   CONTEXT,

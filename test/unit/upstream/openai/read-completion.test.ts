@@ -1,5 +1,5 @@
 import { readCompletionJson, readUsage } from '../../../../src/upstream/openai/read-completion';
-import { PredictorError } from '../../../../src/upstream/predictor';
+import { PredictorError } from '../../../../src/upstream/predictor-error';
 
 function completion(message: Record<string, unknown>, finishReason: unknown = 'stop'): unknown {
   return { choices: [{ index: 0, message, finish_reason: finishReason }] };
