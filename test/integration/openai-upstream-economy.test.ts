@@ -48,7 +48,7 @@ describe('upstream requests', () => {
     fake.script(reply(PREDICTION));
     const account = await createAccount(server, 1);
     expect((await snap(server, account.apiKey)).response.status).toBe(201);
-    expect(fake.requests[0]?.body).toMatchObject({ model: MODEL, max_completion_tokens: 1200, temperature: 0, seed: 1234 });
+    expect(fake.requests[0]?.body).toMatchObject({ model: MODEL, max_completion_tokens: 1000, temperature: 0, seed: 1234 });
     expect(fake.requests[0]?.body).not.toHaveProperty('max_tokens');
     expect(fake.requests[0]?.body).not.toHaveProperty('reasoning_effort');
   });
@@ -59,7 +59,7 @@ describe('upstream requests', () => {
     const { body } = await snap(server, account.apiKey);
     const comms = await server.post('/api/v1/snap/comms', { snapId: body.data.snapId }, { 'x-api-key': account.apiKey });
     expect(comms.status).toBe(201);
-    expect(fake.requests[1]?.body).toMatchObject({ max_completion_tokens: 3000 });
+    expect(fake.requests[1]?.body).toMatchObject({ max_completion_tokens: 4000 });
   });
 
   test('when the bound is named max_tokens, the temperature is empty and a reasoning effort is set, then the request says exactly that', async () => {

@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       timeoutSeconds: 30,
       attemptTimeoutSeconds: 15,
       maxRetries: 1,
-      maxOutputTokens: { predictSnap: 1200, analyseComms: 3000 },
+      maxOutputTokens: { predictSnap: 1000, analyseComms: 4000 },
       maxTokensParameter: 'max_completion_tokens',
       temperature: 0,
       seed: undefined,
