@@ -52,6 +52,7 @@ describe('admin API', () => {
       accountId: account.accountId,
       name: expect.any(String),
       credits: 7,
+      tokens: { prompt: 0, completion: 0 },
       keys: [{ keyId: account.keyId, prefix: account.apiKey.slice(0, 17), active: true }],
     });
     expect(JSON.stringify(body)).not.toContain(account.apiKey);
