@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Show an account
-         * @description The account's balance and its keys (prefixes only; keys are never shown again).
+         * @description The account's balance, the LLM tokens its results used, and its keys (prefixes only; keys are never shown again).
          */
         get: operations["getAccount"];
         put?: never;
@@ -157,7 +157,9 @@ export interface paths {
          * Prometheus metrics
          * @description The Prometheus text exposition format (version 0.0.4): `http_requests_total{operation,status}`,
          *     `http_request_duration_seconds{operation}`, `upstream_request_duration_seconds{operation,outcome}`,
-         *     `upstream_errors_total{operation}`, `credits_charged_total{operation}`,
+         *     `upstream_errors_total{operation}`, `upstream_calls_total{operation,upstream}`,
+         *     `upstream_tokens_total{operation,model,kind,upstream}`,
+         *     `upstream_schema_mismatches_total{operation,upstream}`, `credits_charged_total{operation}`,
          *     `rate_limited_requests_total`, `db_pool_connections{state}`, and prom-client's
          *     default process and Node.js metrics. In cluster mode, summed over every worker.
          */
@@ -215,7 +217,15 @@ export interface components {
             credits: number;
             /** @description Credits set aside for calls in flight: each paid request holds one credit before its upstream call and turns it into a charge when it stores its result, or gives it back when it fails. A hold left by a process that died is returned after a lease (see the README, "Credit holds"). */
             held: number;
+            tokens: components["schemas"]["TokenUsage"];
             keys: components["schemas"]["KeySummary"][];
+        };
+        /** @description LLM tokens used by the account's stored snaps and analyses, as the upstream's `usage` reported them (answers without `usage`, and the embedded predictor, count nothing). */
+        TokenUsage: {
+            /** @example 8120 */
+            prompt: number;
+            /** @example 1640 */
+            completion: number;
         };
         Balance: {
             accountId: components["schemas"]["Id"];

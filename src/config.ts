@@ -5,13 +5,11 @@
  */
 import { longestCallSeconds } from './call-budget';
 
-export interface OpenAiConfig {
-  apiKey: string;
-  baseUrl: string;
-  model: string;
-  timeoutSeconds: number;
-  maxRetries: number;
-}
+import { readOpenAiConfig, type OpenAiConfig } from './config-upstream';
+import { ConfigError } from './config-error';
+
+export { ConfigError } from './config-error';
+export type { OpenAiConfig, UpstreamEndpoint } from './config-upstream';
 
 export interface Config {
   nodeEnv: string;
@@ -45,21 +43,13 @@ export interface Config {
   webConcurrency: number;
 }
 
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const read = new EnvReader(env);
   const nodeEnv = read.string('NODE_ENV', 'development');
-  const openAiKey = read.optionalString('OPENAI_API_KEY');
   const config: Config = {
     nodeEnv,
     host: read.string('HOST', '0.0.0.0'),
@@ -75,15 +65,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
     rateLimitRedisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'pps:rl:'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
-    openai: openAiKey
-      ? {
-          apiKey: openAiKey,
-          baseUrl: read.optionalUrl('OPENAI_BASE_URL', ['http:', 'https:']) ?? 'https://api.openai.com/v1',
-          model: read.string('OPENAI_MODEL', 'gpt-4.1-mini'),
-          timeoutSeconds: read.number('OPENAI_TIMEOUT_SECONDS', 30, { min: 0.1, max: 600 }),
-          maxRetries: read.integer('OPENAI_MAX_RETRIES', 1, { min: 0, max: 10 }),
-        }
-      : undefined,
+    openai: readOpenAiConfig(read, env),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
     shutdownTimeoutSeconds: 0, // set below: its default and its minimum follow the upstream bound
@@ -126,7 +108,7 @@ function assertClusterable(config: Config): void {
   }
 }
 
-class EnvReader {
+export class EnvReader {
   constructor(private readonly env: Env) {}
 
   optionalString(name: string, rules: { minLength?: number } = {}): string | undefined {

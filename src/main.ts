@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       adminUrl: server.adminUrl ?? 'off (no ADMIN_TOKEN)',
       database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})`,
       rateLimitStore: config.redisUrl ? 'redis' : 'memory',
-      predictor: config.openai ? `openai (${config.openai.model})` : 'embedded',
+      predictor: config.openai ? `openai (${config.openai.primary.model}${config.openai.fallback ? `, fallback ${config.openai.fallback.model}` : ''})` : 'embedded',
     },
     'profile prediction service started',
   );

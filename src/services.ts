@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from './call-budget';
-import type { Config } from './config';
+import type { Config, UpstreamEndpoint } from './config';
 import { KnexAccountRepository } from './data/account-repository';
 import { CachedCallerRepository } from './data/cached-caller-repository';
 import { KnexCallerRepository } from './data/caller-repository';
@@ -23,7 +23,9 @@ import { instrumentPredictor } from './metrics/instrumented-predictor';
 import { createMetrics, type Metrics } from './metrics/registry';
 import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
 import { OpenAiPredictor } from './upstream/openai/openai-predictor';
-import type { Predictor } from './upstream/predictor';
+import { CircuitBreaker } from './upstream/circuit-breaker';
+import { withFallback } from './upstream/fallback-predictor';
+import type { Predictor, UpstreamName } from './domain/ports';
 
 export interface Services {
   db: Knex;
@@ -75,7 +77,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     snaps: countSnapCharges(new KnexSnapRepository(db, statements), metrics.creditsCharged),
     comms: countCommsCharges(new KnexCommsRepository(db, statements), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
-    predictor: instrumentPredictor(createPredictor(config), metrics),
+    predictor: instrumentPredictor(createPredictor(config, metrics), metrics),
     rateLimit,
     metrics,
     close: async () => {
@@ -86,8 +88,39 @@ export async function createServices(config: Config, logger: Logger, options: Se
   };
 }
 
-function createPredictor(config: Config): Predictor {
+/**
+ * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
+ * when one is configured. OPENAI_TIMEOUT_SECONDS bounds the whole call: with a fallback
+ * the primary gets half of it and the fallback whatever is left (all of it while the
+ * breaker skips the primary).
+ */
+function createPredictor(config: Config, metrics: Metrics): Predictor {
   if (!config.openai) return new EmbeddedPredictor();
-  const { apiKey, baseUrl, model, timeoutSeconds, maxRetries } = config.openai;
-  return new OpenAiPredictor({ apiKey, baseURL: baseUrl, model, timeoutMs: Math.round(timeoutSeconds * 1000), maxRetries });
+  const settings = config.openai;
+  const totalMs = Math.round(settings.timeoutSeconds * 1000);
+  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: number): Predictor =>
+    new OpenAiPredictor({
+      kind: endpoint.kind,
+      apiKey: endpoint.apiKey,
+      baseURL: endpoint.baseUrl,
+      model: endpoint.model,
+      apiVersion: endpoint.apiVersion,
+      upstream: name,
+      timeoutMs,
+      attemptTimeoutMs: Math.min(timeoutMs, Math.max(1, Math.round(settings.attemptTimeoutSeconds * 1000))),
+      maxRetries: settings.maxRetries,
+      maxOutputTokens: settings.maxOutputTokens,
+      maxTokensParameter: settings.maxTokensParameter,
+      temperature: settings.temperature,
+      seed: settings.seed,
+      reasoningEffort: settings.reasoningEffort,
+      onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
+    });
+  if (!settings.fallback) return upstream(settings.primary, 'primary', totalMs);
+  return withFallback({
+    primary: upstream(settings.primary, 'primary', Math.max(1, Math.round(totalMs / 2))),
+    fallback: upstream(settings.fallback, 'fallback', totalMs),
+    breaker: new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000 }),
+    timeoutMs: totalMs,
+  });
 }

@@ -33,8 +33,21 @@ export class KnexAccountRepository implements AccountRepository {
       name: account.name,
       credits: toNumber(account.credits),
       held: toNumber(account.held),
+      tokens: await this.tokensOf(accountId),
       keys: keys.map((k) => ({ keyId: toNumber(k.id), prefix: k.prefix, active: k.active })),
     };
+  }
+
+  /** Prompt and completion tokens of the account's snaps and analyses (nulls count nothing). */
+  private async tokensOf(accountId: number): Promise<{ prompt: number; completion: number }> {
+    const sums = (table: string) =>
+      this.db(table).where({ account_id: accountId }).select(this.db.raw('coalesce(sum(prompt_tokens), 0) as prompt, coalesce(sum(completion_tokens), 0) as completion'));
+    const { rows } = await this.db.raw('select coalesce(sum(prompt), 0) as prompt, coalesce(sum(completion), 0) as completion from (? union all ?) as used', [
+      sums('snaps'),
+      sums('comms_analyses'),
+    ]);
+    const [row] = rows as { prompt: unknown; completion: unknown }[];
+    return { prompt: toNumber(row?.prompt ?? 0), completion: toNumber(row?.completion ?? 0) };
   }
 
   async addCredits(accountId: number, amount: number): Promise<number | null> {

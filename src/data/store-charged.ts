@@ -23,7 +23,7 @@ export interface ChargedRow {
   holdId: number;
   table: 'snaps' | 'comms_analyses';
   /** The row's columns other than account_id and hold_id; JSON values already serialised. */
-  columns: Record<string, string | number>;
+  columns: Record<string, string | number | null>;
   ledger: { reason: 'snap' | 'comms'; column: 'snap_id' | 'comms_id' };
   claim: ClaimedKey | undefined;
 }

@@ -10,8 +10,20 @@ import { assertClientWaiting } from './client-gone';
 import { chargedId, withCreditHeld } from './credits';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, ClaimedKey, CommsRepository, CreditsRepository, IdempotencyRepository, SnapRepository, StoredSnap } from './ports';
-import type { CommsAnalysis, CommsChannel, CommsRequest, Predicted, Predictor } from '../upstream/predictor';
+import type {
+  Caller,
+  ClaimedKey,
+  CommsAnalysis,
+  CommsChannel,
+  CommsRepository,
+  CommsRequest,
+  CreditsRepository,
+  IdempotencyRepository,
+  Predicted,
+  Predictor,
+  SnapRepository,
+  StoredSnap,
+} from './ports';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;

@@ -9,9 +9,19 @@ import { chargedId, withCreditHeld } from './credits';
 import { assertClientWaiting } from './client-gone';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type { Caller, ClaimedKey, CreditHold, CreditsRepository, IdempotencyRepository, SnapRepository } from './ports';
+import type {
+  Caller,
+  ClaimedKey,
+  CreditHold,
+  CreditsRepository,
+  IdempotencyRepository,
+  Predicted,
+  Predictor,
+  SnapPrediction,
+  SnapRepository,
+  SnapSubject,
+} from './ports';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
-import type { Predicted, Predictor, SnapPrediction, SnapSubject } from '../upstream/predictor';
 
 export interface CreateSnapDeps {
   credits: CreditsRepository;

@@ -1,8 +1,112 @@
 /**
- * What the domain needs from storage, as plain interfaces. `src/data/` implements
- * them with knex; the domain never sees knex.
+ * What the domain needs from storage and from whatever makes predictions, as plain
+ * interfaces. `src/data/` implements the repositories with knex; `src/upstream/`
+ * implements the Predictor (an OpenAI-compatible server, with a fallback or not, or the
+ * deterministic offline predictor). The domain never sees knex or the OpenAI client.
  */
-import type { CommsAnalysis, CommsRequest, Provenance, SnapPrediction, SnapSubject } from '../upstream/predictor';
+import type { Confidence, ProfileCode, ProfileName } from './profiles';
+
+// ---- The Predictor port ----
+//
+// A predictor returns what it could read, with `null` for anything missing or unusable,
+// and throws (a PredictorError, src/upstream/predictor-error.ts) when the call as a whole
+// failed. It never decides HTTP statuses or contract messages: the domain does.
+
+/** The person described in a snap request (contract §2.1). */
+export interface SnapSubject {
+  name: string;
+  notes: string;
+  ageRange?: string;
+  jobType?: string;
+}
+
+/**
+ * A prediction as the predictor read it. `secondary_profile` may be Visionary here:
+ * the domain refuses it, so the rule lives in one place.
+ */
+export interface SnapPrediction {
+  profile: ProfileName | null;
+  primary_code: ProfileCode | null;
+  secondary_profile: ProfileName | null;
+  secondary_code: ProfileCode | null;
+  confidence: Confidence | null;
+  reasoning: string | null;
+  summary: string | null;
+  secondary_profile_summary: string | null;
+}
+
+export const COMMS_CHANNELS = ['email', 'chat', 'call', 'meeting'] as const;
+export type CommsChannel = (typeof COMMS_CHANNELS)[number];
+
+/** What a comms analysis is asked about: a stored snap's profiles plus the caller's context. */
+export interface CommsRequest {
+  subjectName: string;
+  profile: ProfileName | null;
+  primaryCode: ProfileCode | null;
+  secondaryProfile: ProfileName | null;
+  channel?: CommsChannel;
+  goal?: string;
+  draft?: string;
+}
+
+export interface DraftIssue {
+  excerpt: string;
+  suggestion: string;
+}
+
+export interface DraftAnalysis {
+  fit_score: number | null;
+  issues: DraftIssue[];
+  rewrite: string | null;
+}
+
+export interface CommsAnalysis {
+  profile: ProfileName | null;
+  primary_code: ProfileCode | null;
+  summary: string | null;
+  do: string[];
+  dont: string[];
+  phrases_to_use: string[];
+  phrases_to_avoid: string[];
+  /** `null` when the request had no draft. */
+  draft_analysis: DraftAnalysis | null;
+}
+
+/** Which upstream of an OpenAI-compatible predictor answered: the primary or the fallback. */
+export type UpstreamName = 'primary' | 'fallback';
+
+/**
+ * Which predictor and model produced a result, stored with it. The upstream fields are
+ * absent for the embedded predictor; a token count is null when the upstream's answer
+ * had no `usage`.
+ */
+export interface Provenance {
+  predictor: 'embedded' | 'openai';
+  model: string;
+  promptVersion: string;
+  upstream?: UpstreamName;
+  promptTokens?: number | null;
+  completionTokens?: number | null;
+  /** false: the answer did not match the JSON schema sent (the server ignored it). */
+  matchedSchema?: boolean;
+}
+
+export interface Predicted<T> {
+  result: T;
+  provenance: Provenance;
+}
+
+export interface PredictContext {
+  requestId: string;
+  signal?: AbortSignal;
+}
+
+export interface Predictor {
+  predictSnap(subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>>;
+  analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>>;
+}
+
+// ---- Storage ports ----
 
 export interface Caller {
   accountId: number;
@@ -118,6 +222,8 @@ export interface AccountSummary {
   credits: number;
   /** Credits held by calls in flight. */
   held: number;
+  /** LLM tokens used by the account's stored results, as the upstreams reported them. */
+  tokens: { prompt: number; completion: number };
   keys: { keyId: number; prefix: string; active: boolean }[];
 }
 

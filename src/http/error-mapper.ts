@@ -8,7 +8,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, type ErrorKind } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
 import { isDatabaseUnavailable } from '../data/unavailable';
-import { PredictorError } from '../upstream/predictor';
+import { PredictorError } from '../upstream/predictor-error';
 import { bareErrorBody, failureEnvelope } from './envelope';
 import { validationMessage, type ValidatorErrorItem } from './validation-messages';
 

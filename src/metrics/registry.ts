@@ -15,6 +15,9 @@ export interface Metrics {
   httpRequestDuration: Histogram<'operation'>;
   upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
   upstreamErrors: Counter<'operation'>;
+  upstreamCalls: Counter<'operation' | 'upstream'>;
+  upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream'>;
+  upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
   rateLimitedRequests: Counter;
@@ -82,6 +85,24 @@ export function createMetrics(db: Knex): Metrics {
       name: 'upstream_errors_total',
       help: 'Predictor calls that failed as a whole (HTTP error, timeout, refusal, unusable output).',
       labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    upstreamCalls: new Counter({
+      name: 'upstream_calls_total',
+      help: 'HTTP requests sent to an OpenAI-compatible upstream (primary or fallback), every retry counted.',
+      labelNames: ['operation', 'upstream'] as const,
+      registers: [registry],
+    }),
+    upstreamTokens: new Counter({
+      name: 'upstream_tokens_total',
+      help: "Tokens of successful upstream calls as the upstream's usage reported them, by kind (prompt, completion).",
+      labelNames: ['operation', 'model', 'kind', 'upstream'] as const,
+      registers: [registry],
+    }),
+    upstreamSchemaMismatches: new Counter({
+      name: 'upstream_schema_mismatches_total',
+      help: 'Upstream answers that did not match the JSON schema sent (the server ignored it); still mapped leniently.',
+      labelNames: ['operation', 'upstream'] as const,
       registers: [registry],
     }),
     creditsCharged: new Counter({

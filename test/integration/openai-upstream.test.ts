@@ -47,7 +47,7 @@ describe('OpenAI upstream: createSnap', () => {
     expect(response.status).toBe(201);
     expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...PREDICTION });
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
-    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v1' });
+    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v2' });
     expect(await balanceOf(server, account.accountId)).toBe(2);
 
     const [sent] = fake.requests;
@@ -81,8 +81,8 @@ describe('OpenAI upstream: createSnap', () => {
       ['500 twice (retried once)', [status(500), status(500)], 2],
       ['429 twice (retried once)', [status(429, undefined, { headers: { 'retry-after-ms': '0' } }), status(429, undefined, { headers: { 'retry-after-ms': '0' } })], 2],
       ['401 from the upstream', [status(401)], 1],
-      ['a reply slower than OPENAI_TIMEOUT_SECONDS', [delay(3000, reply(PREDICTION))], 1],
-      ['a hang', [hang()], 1],
+      ['a reply slower than OPENAI_TIMEOUT_SECONDS (each attempt cut at half of it)', [delay(3000, reply(PREDICTION)), delay(3000, reply(PREDICTION))], 2],
+      ['a hang (each attempt cut at half of it)', [hang(), hang()], 2],
       ['a body that is not JSON', [garbage(), garbage()], 2],
       ['finish_reason length', [replyRaw('{"profile": "Catal', { finishReason: 'length' })], 1],
       ['a refusal', [refuse('I cannot help with that.')], 1],

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 /** A complete prediction as an OpenAI-compatible upstream would answer it. */
 export const UPSTREAM_PREDICTION = {
@@ -35,28 +36,53 @@ export const UPSTREAM_ANALYSIS = {
   phrases_to_avoid: ['Trust me'],
   draft_analysis: { fit_score: 40, issues: [{ excerpt: 'maybe', suggestion: 'Be direct.' }], rewrite: 'Could you review the figures by Friday?' },
 };
+/** What a real server reports as `usage` unless told otherwise. */
+export const UPSTREAM_USAGE = { prompt_tokens: 812, completion_tokens: 164, total_tokens: 976 };
+
+/** How a reply is sent: `usage` (null: none at all, as some servers do), gzip-encoded or not. */
+export interface ReplyOptions {
+  finishReason?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  gzip?: boolean;
+}
 
 /** How the fake answers one request. Build with the functions below. */
 export type Behaviour =
-  | { kind: 'reply'; content: string | null; refusal: string | null; finishReason: string }
+  | { kind: 'reply'; content: unknown; refusal: string | null; finishReason: string; usage: ReplyOptions['usage']; gzip: boolean }
   | { kind: 'status'; code: number; body: unknown; headers: Readonly<Record<string, string>> }
   | { kind: 'delay'; ms: number; then: Behaviour }
   | { kind: 'hang' }
+  | { kind: 'stall' }
   | { kind: 'garbage' };
 
 /** A completion whose content is `JSON.stringify(json)`, finish_reason 'stop' unless told. */
-export function reply(json: unknown, options: { finishReason?: string } = {}): Behaviour {
+export function reply(json: unknown, options: ReplyOptions = {}): Behaviour {
   return replyRaw(JSON.stringify(json), options);
 }
 
-/** A completion with this exact content (null: no content). */
-export function replyRaw(content: string | null, options: { finishReason?: string } = {}): Behaviour {
-  return { kind: 'reply', content, refusal: null, finishReason: options.finishReason ?? 'stop' };
+/**
+ * A completion with this exact content: a string, null (no content), or a list of
+ * content parts (`[{type: 'text', text}]`, as some servers send).
+ */
+export function replyRaw(content: string | null | Array<{ type: string; text: string }>, options: ReplyOptions = {}): Behaviour {
+  return {
+    kind: 'reply',
+    content,
+    refusal: null,
+    finishReason: options.finishReason ?? 'stop',
+    usage: options.usage === undefined ? UPSTREAM_USAGE : options.usage,
+    gzip: options.gzip ?? false,
+  };
 }
 
 /** A completion where the model refused: `message.refusal` set, no content. */
 export function refuse(text: string): Behaviour {
-  return { kind: 'reply', content: null, refusal: text, finishReason: 'stop' };
+  return { kind: 'reply', content: null, refusal: text, finishReason: 'stop', usage: UPSTREAM_USAGE, gzip: false };
+}
+
+/** 200 and the headers, the first bytes of a body, then nothing: a body that stalls. */
+export function stall(): Behaviour {
+  return { kind: 'stall' };
 }
 
 /** An HTTP error with an OpenAI-style error body unless one is given. */
@@ -86,6 +112,16 @@ export function garbage(): Behaviour {
   return { kind: 'garbage' };
 }
 
+/** An error body as Ollama sends it: `error` is a plain string. */
+export function ollamaError(code: number, message: string): Behaviour {
+  return status(code, { error: message }, { headers: { 'x-should-retry': 'false' } });
+}
+
+/** An error body as vLLM sends it: top-level `object: "error"`, `message`, `type`, `code`. */
+export function vllmError(code: number, message: string): Behaviour {
+  return status(code, { object: 'error', message, type: 'BadRequestError', param: null, code });
+}
+
 /** What the SDK sent, read from the body when it is a chat completion request. */
 export interface SentChat {
   model: string;
@@ -96,6 +132,8 @@ export interface SentChat {
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
   /** Lower-case names; repeated headers joined with ', '. */
   headers: Record<string, string>;
   /** The parsed JSON body, or the raw text when it is not JSON. */
@@ -114,14 +152,15 @@ export interface FakeOpenAi {
   script(...behaviours: Behaviour[]): void;
   /** The behaviour for requests once the queue is empty (default: a loud 500, not retried). */
   always(behaviour: Behaviour): void;
-  /** Forget queued behaviours and recorded requests (between tests). */
+  /** Forget queued behaviours, the `always` behaviour and recorded requests (between tests). */
   reset(): void;
   /** Stop listening, cancel pending delays and destroy every open socket. */
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
-const CHAT_PATHS = new Set(['/chat/completions', '/v1/chat/completions']);
+/** OpenAI-style, with or without /v1, and Azure's classic deployment path. */
+const CHAT_PATH = /^(?:\/v1|\/openai\/deployments\/[\w.-]+)?\/chat\/completions$/;
 
 const UNSCRIPTED: Behaviour = {
   kind: 'status',
@@ -146,7 +185,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       (raw) => {
         const recorded = record(req, raw);
         requests.push(recorded);
-        if (req.method !== 'POST' || !CHAT_PATHS.has(recorded.path)) {
+        if (req.method !== 'POST' || !CHAT_PATH.test(recorded.path)) {
           sendJson(res, 404, { error: { message: `fake-openai: no route ${recorded.path}` } });
           return;
         }
@@ -163,8 +202,16 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   function behave(res: ServerResponse, behaviour: Behaviour, n: number, model: string): void {
     if (res.destroyed || res.writableEnded) return;
     switch (behaviour.kind) {
-      case 'reply':
-        sendJson(res, 200, completion(behaviour, n, model), { 'x-request-id': `req_fake_${n}` });
+      case 'reply': {
+        const body = Buffer.from(JSON.stringify(completion(behaviour, n, model)));
+        const encoding: Record<string, string> = behaviour.gzip ? { 'content-encoding': 'gzip' } : {};
+        res.writeHead(200, { 'x-request-id': `req_fake_${n}`, 'content-type': 'application/json', ...encoding });
+        res.end(behaviour.gzip ? gzipSync(body) : body);
+        return;
+      }
+      case 'stall':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"id":"chatcmpl-stalled","choices":[');
         return;
       case 'status':
         sendJson(res, behaviour.code, behaviour.body, {
@@ -205,6 +252,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       queue.length = 0;
       requests.length = 0;
       maxInFlight = inFlight;
+      fallback = UNSCRIPTED;
     },
     always: (behaviour) => {
       fallback = behaviour;
@@ -237,7 +285,7 @@ function completion(
         finish_reason: behaviour.finishReason,
       },
     ],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    ...(behaviour.usage === null ? {} : { usage: behaviour.usage }),
   };
 }
 
@@ -267,9 +315,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function record(req: IncomingMessage, raw: string): RecordedRequest {
   const body = parseJson(raw);
+  const url = new URL(req.url ?? '', 'http://fake');
   return {
     method: req.method ?? '',
-    path: (req.url ?? '').split('?')[0] ?? '',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
     headers: Object.fromEntries(
       Object.entries(req.headers).map(([name, value]) => [
         name,

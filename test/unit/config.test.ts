@@ -23,12 +23,82 @@ describe('loadConfig', () => {
 
   test('when OPENAI_API_KEY is set, then the OpenAI settings come with their defaults', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).openai).toEqual({
-      apiKey: 'sk-x',
-      baseUrl: 'https://api.openai.com/v1',
-      model: 'gpt-4.1-mini',
+      primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
+      fallback: undefined,
       timeoutSeconds: 30,
+      attemptTimeoutSeconds: 15,
       maxRetries: 1,
+      maxOutputTokens: { predictSnap: 1000, analyseComms: 4000 },
+      maxTokensParameter: 'max_completion_tokens',
+      temperature: 0,
+      seed: undefined,
+      reasoningEffort: undefined,
+      breakerFailures: 5,
+      breakerCooldownSeconds: 30,
     });
+  });
+
+  test('when the upstream bounds and sampling are set, then they are read', () => {
+    const openai = loadConfig({
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_TIMEOUT_SECONDS: '60',
+      OPENAI_ATTEMPT_TIMEOUT_SECONDS: '20',
+      OPENAI_MAX_OUTPUT_TOKENS: '4000',
+      OPENAI_MAX_TOKENS_PARAMETER: 'max_tokens',
+      OPENAI_TEMPERATURE: '0.7',
+      OPENAI_SEED: '42',
+      OPENAI_REASONING_EFFORT: 'low',
+    }).openai;
+    expect(openai).toMatchObject({
+      timeoutSeconds: 60,
+      attemptTimeoutSeconds: 20,
+      maxOutputTokens: { predictSnap: 4000, analyseComms: 4000 },
+      maxTokensParameter: 'max_tokens',
+      temperature: 0.7,
+      seed: 42,
+      reasoningEffort: 'low',
+    });
+  });
+
+  test('when OPENAI_TEMPERATURE is set but empty, then no temperature is sent', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '' }).openai?.temperature).toBeUndefined();
+  });
+
+  test('when a fallback is set, then the primary gets half the time budget, split over its attempts', () => {
+    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'ollama', OPENAI_FALLBACK_MODEL: 'llama3.1' }).openai;
+    expect(openai).toMatchObject({
+      fallback: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
+      attemptTimeoutSeconds: 7.5,
+    });
+  });
+
+  const AZURE = { AZURE_OPENAI_ENDPOINT: 'https://acme.openai.azure.com', AZURE_OPENAI_API_KEY: 'az-key', AZURE_OPENAI_DEPLOYMENT: 'gpt-4o-prod', AZURE_OPENAI_API_VERSION: '2024-10-21' };
+  const AZURE_ENDPOINT = { kind: 'azure', baseUrl: 'https://acme.openai.azure.com', apiKey: 'az-key', model: 'gpt-4o-prod', apiVersion: '2024-10-21' };
+
+  test('when only a classic Azure deployment is set, then it is the primary', () => {
+    expect(loadConfig(AZURE).openai).toMatchObject({ primary: AZURE_ENDPOINT, fallback: undefined });
+  });
+
+  test('when OPENAI_API_KEY and a classic Azure deployment are set, then Azure is the fallback', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', ...AZURE }).openai).toMatchObject({ primary: { kind: 'openai' }, fallback: AZURE_ENDPOINT });
+  });
+
+  test.each<[string, Record<string, string>, RegExp]>([
+    ['part of a classic Azure deployment', { AZURE_OPENAI_ENDPOINT: 'https://acme.openai.azure.com' }, /AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT, AZURE_OPENAI_API_VERSION must be set too/],
+    ['Azure with OPENAI_BASE_URL and no OPENAI_API_KEY', { ...AZURE, OPENAI_BASE_URL: 'https://acme.openai.azure.com/openai/v1' }, /OPENAI_BASE_URL set beside AZURE_OPENAI_ENDPOINT/],
+    ['two fallbacks', { OPENAI_API_KEY: 'sk-x', ...AZURE, OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_FALLBACK_API_KEY: 'k' }, /OPENAI_FALLBACK_BASE_URL and AZURE_OPENAI_ENDPOINT both name a fallback/],
+    ['a fallback without a primary', { OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_FALLBACK_API_KEY: 'k' }, /OPENAI_FALLBACK_BASE_URL, OPENAI_FALLBACK_API_KEY set without OPENAI_API_KEY/],
+    ['a fallback without its key', { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1' }, /OPENAI_FALLBACK_API_KEY must be set/],
+    ['OPENAI_CUSTOM_HEADERS', { OPENAI_API_KEY: 'sk-x', OPENAI_CUSTOM_HEADERS: 'X-Team: a' }, /OPENAI_CUSTOM_HEADERS is not supported/],
+    ['an unknown max-tokens parameter', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_TOKENS_PARAMETER: 'max_output_tokens' }, /OPENAI_MAX_TOKENS_PARAMETER must be one of/],
+    ['a temperature above 2', { OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '3' }, /OPENAI_TEMPERATURE must be a number from 0 to 2/],
+    ['a seed that is not whole', { OPENAI_API_KEY: 'sk-x', OPENAI_SEED: '1.5' }, /OPENAI_SEED must be a whole number/],
+    ['an unknown reasoning effort', { OPENAI_API_KEY: 'sk-x', OPENAI_REASONING_EFFORT: 'extreme' }, /OPENAI_REASONING_EFFORT must be one of/],
+    ['an attempt timeout above the whole', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '10', OPENAI_ATTEMPT_TIMEOUT_SECONDS: '11' }, /OPENAI_ATTEMPT_TIMEOUT_SECONDS must be a number from 0.05 to 10/],
+    ['a tiny output bound', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '8' }, /OPENAI_MAX_OUTPUT_TOKENS must be a number from 16/],
+  ])('when %s is set, then startup is refused, naming the variables', (_name, env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
   });
 
   test.each([

@@ -7,7 +7,7 @@
  * quoted as data, never interpreted.
  */
 import { codeOf, type ProfileName } from '../../domain/profiles';
-import type { CommsAnalysis, CommsChannel, CommsRequest } from '../predictor';
+import type { CommsAnalysis, CommsChannel, CommsRequest } from '../../domain/ports';
 import { CHANNEL_TIPS, COMMS_PLAYBOOK, GENERAL_PLAYBOOK, wordRangeFor, type Playbook } from './comms-playbook';
 import { scoreDraftAgainst } from './draft-scoring';
 

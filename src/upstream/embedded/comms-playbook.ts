@@ -5,7 +5,7 @@
  * Data only, plus `wordRangeFor`, which scales a profile's preferred length to a channel.
  */
 import type { ProfileName } from '../../domain/profiles';
-import type { CommsChannel } from '../predictor';
+import type { CommsChannel } from '../../domain/ports';
 
 export type Tolerance = 'low' | 'medium' | 'high';
 /** Where the ask belongs: in the opening lines, or after the context that explains it. */

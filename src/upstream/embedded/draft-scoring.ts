@@ -9,7 +9,7 @@
  * scaled to an integer 0..100.
  */
 import type { ProfileName } from '../../domain/profiles';
-import type { CommsChannel, DraftAnalysis, DraftIssue } from '../predictor';
+import type { CommsChannel, DraftAnalysis, DraftIssue } from '../../domain/ports';
 import {
   COMMS_PLAYBOOK,
   hedgeAllowance,

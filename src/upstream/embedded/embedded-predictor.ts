@@ -4,7 +4,7 @@
  */
 import { analyseCommsEmbedded } from './comms-analysis';
 import { predictSnapEmbedded } from './snap-prediction';
-import type { CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject } from '../predictor';
+import type { CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject } from '../../domain/ports';
 
 const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v1' };
 

@@ -30,7 +30,7 @@ import {
   type Confidence,
   type ProfileName,
 } from '../../domain/profiles';
-import type { SnapPrediction, SnapSubject } from '../predictor';
+import type { SnapPrediction, SnapSubject } from '../../domain/ports';
 import { buildReasoning, type RankedProfile } from './snap-reasoning';
 import { SNAP_LEXICON } from './snap-lexicon';
 import { compileTerm, findTerm, stableHash, toWords, type CompiledTerm, type TermHit } from './snap-words';

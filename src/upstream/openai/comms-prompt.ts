@@ -2,7 +2,7 @@
  * The comms prompt, version `comms-v1`. Change the text ⇒ bump the version: the version
  * is stored with every analysis (Provenance.promptVersion).
  */
-import type { CommsRequest } from '../predictor';
+import type { CommsRequest } from '../../domain/ports';
 import { dataBlock, dataBlockRule } from './data-block';
 import type { PromptMessages } from './prompt-messages';
 import { taxonomyLines } from './taxonomy-prompt';

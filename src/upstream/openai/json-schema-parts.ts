@@ -6,9 +6,13 @@ export function nullableString(description: string): JsonSchema {
   return { type: ['string', 'null'], description };
 }
 
-/** One of `values`, or null. */
+/**
+ * One of `values`, or null, as `anyOf` a string enum and null: the form OpenAI's
+ * documentation shows, and the one gateways (LiteLLM's Anthropic and Gemini
+ * translations) carry over; `type: [string, null]` with null inside `enum` is not.
+ */
 export function nullableEnum(values: readonly string[], description: string): JsonSchema {
-  return { type: ['string', 'null'], enum: [...values, null], description };
+  return { anyOf: [{ type: 'string', enum: [...values] }, { type: 'null' }], description };
 }
 
 export function stringList(description: string): JsonSchema {

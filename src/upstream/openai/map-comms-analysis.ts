@@ -3,7 +3,7 @@
  * unusable becomes null, a list becomes []. Without a draft in the request,
  * draft_analysis is null whatever the model sent.
  */
-import type { CommsAnalysis } from '../predictor';
+import type { CommsAnalysis } from '../../domain/ports';
 import { mapDraftAnalysis } from './map-draft-analysis';
 import { readString, readStringList, type JsonObject } from './read-json-values';
 import { resolveProfile } from './resolve-profile';

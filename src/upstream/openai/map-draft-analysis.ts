@@ -3,7 +3,7 @@
  * fit_score is rounded and clamped to 0..100 (null when not a finite number); issues
  * that are not `{excerpt, suggestion}` strings are dropped.
  */
-import type { DraftAnalysis, DraftIssue } from '../predictor';
+import type { DraftAnalysis, DraftIssue } from '../../domain/ports';
 import { isJsonObject, readString } from './read-json-values';
 
 export function mapDraftAnalysis(value: unknown): DraftAnalysis | null {

@@ -4,7 +4,7 @@
  * refuses it, so the rule lives in one place.
  */
 import { isConfidence } from '../../domain/profiles';
-import type { SnapPrediction } from '../predictor';
+import type { SnapPrediction } from '../../domain/ports';
 import { readString, type JsonObject } from './read-json-values';
 import { resolveProfile } from './resolve-profile';
 

@@ -1,9 +1,11 @@
 /**
  * The JSON object in a chat completion's first choice, or a PredictorError saying why
  * there is none. The completion is read as `unknown`: an OpenAI-compatible server may
- * send anything. Error messages never quote the content, which may echo the notes.
+ * send anything: content as a string or as a list of text parts, and, from a server
+ * that did not enforce the schema, the JSON after a `<think>…</think>` block or inside
+ * a markdown fence. Error messages never quote the content, which may echo the notes.
  */
-import { PredictorError } from '../predictor';
+import { PredictorError } from '../predictor-error';
 import { isJsonObject, type JsonObject } from './read-json-values';
 
 export function readCompletionJson(completion: unknown): JsonObject {
@@ -18,13 +20,38 @@ export function readCompletionJson(completion: unknown): JsonObject {
   if (finishReason !== 'stop') {
     throw new PredictorError(`upstream model stopped with finish_reason ${describe(finishReason)}`);
   }
-  const content = message['content'];
-  if (typeof content !== 'string' || content.trim() === '') {
-    throw new PredictorError('upstream model returned empty content');
-  }
-  const json = parseJson(content);
+  const content = textOf(message['content']);
+  if (content.trim() === '') throw new PredictorError('upstream model returned empty content');
+  const json = parseJson(unwrap(content));
   if (!isJsonObject(json)) throw new PredictorError('upstream model content is not a JSON object');
   return json;
+}
+
+/** The token counts of `usage`, each null when missing or not a count. */
+export function readUsage(completion: unknown): { promptTokens: number | null; completionTokens: number | null } {
+  const usage = isJsonObject(completion) ? completion['usage'] : undefined;
+  const count = (value: unknown): number | null => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : null);
+  return isJsonObject(usage)
+    ? { promptTokens: count(usage['prompt_tokens']), completionTokens: count(usage['completion_tokens']) }
+    : { promptTokens: null, completionTokens: null };
+}
+
+/** A string, or the text parts of a list of content parts joined; anything else: ''. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) => (isJsonObject(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : ''))
+    .join('');
+}
+
+const THINKING = /^\s*<think>[\s\S]*?<\/think>/;
+const FENCE = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/;
+
+/** The content without a leading `<think>…</think>` block and without a markdown fence around it. */
+function unwrap(content: string): string {
+  const answer = content.replace(THINKING, '');
+  return FENCE.exec(answer)?.[1] ?? answer;
 }
 
 function firstChoice(completion: unknown): JsonObject {

@@ -1,14 +1,14 @@
 /**
- * The snap prompt, version `snap-v1`. Change the text ⇒ bump the version: the version
+ * The snap prompt, version `snap-v2` (v2: reasoning first, before the verdict). Change the text ⇒ bump the version: the version
  * is stored with every prediction (Provenance.promptVersion).
  */
 import { RESTRICTED_SECONDARY } from '../../domain/profiles';
-import type { SnapSubject } from '../predictor';
+import type { SnapSubject } from '../../domain/ports';
 import { dataBlock, dataBlockRule } from './data-block';
 import type { PromptMessages } from './prompt-messages';
 import { taxonomyLines } from './taxonomy-prompt';
 
-export const SNAP_PROMPT_VERSION = 'snap-v1';
+export const SNAP_PROMPT_VERSION = 'snap-v2';
 
 const DATA_TAG = 'person_data';
 
@@ -18,14 +18,14 @@ const SYSTEM = [
   'The taxonomy has twelve profiles, each with a two-letter code:',
   taxonomyLines(),
   '',
-  'Answer with one JSON object with exactly these fields:',
+  'Answer with one JSON object with exactly these fields, in this order:',
+  '- reasoning: two to four sentences on the evidence in the description that leads to the prediction.',
   '- profile: the primary profile, one of the twelve names above.',
   '- primary_code: the code of the primary profile.',
   '- secondary_profile: the next best fitting profile, one of the twelve names, different from the primary.',
   `  ${RESTRICTED_SECONDARY} is never the secondary profile: if it fits second best, choose the next best one instead.`,
   '- secondary_code: the code of the secondary profile.',
   '- confidence: High, Medium or Low, for how well the description supports the prediction.',
-  '- reasoning: two to four sentences on the evidence in the description that led to the prediction.',
   '- summary: two or three sentences describing the person in terms of the primary profile.',
   '- secondary_profile_summary: one or two sentences on how the secondary profile shows.',
   'Use null for a field only when the description gives no basis for it.',

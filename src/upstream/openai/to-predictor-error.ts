@@ -10,7 +10,7 @@ import {
   APIError,
   APIUserAbortError,
 } from 'openai';
-import { PredictorError } from '../predictor';
+import { PredictorError } from '../predictor-error';
 
 export interface CallSignals {
   /** Aborts when the whole call (retries included) has used its time. */

@@ -3,7 +3,8 @@ import { AppError } from '../../../src/domain/app-error';
 import { createSnap } from '../../../src/domain/create-snap';
 import type { ChargedSnap, CreditsRepository, SnapRepository } from '../../../src/domain/ports';
 import { InMemoryIdempotency } from './in-memory-idempotency';
-import { PredictorError, type Predictor, type SnapPrediction } from '../../../src/upstream/predictor';
+import { PredictorError } from '../../../src/upstream/predictor-error';
+import { type Predictor, type SnapPrediction } from '../../../src/domain/ports';
 
 const SUBJECT = { name: 'Ada', notes: 'Audits every figure.' };
 const CALLER = { accountId: 1, keyId: 1 };

@@ -1,6 +1,7 @@
 import { instrumentPredictor } from '../../../src/metrics/instrumented-predictor';
 import { createMetrics } from '../../../src/metrics/registry';
-import { PredictorError, type Predictor } from '../../../src/upstream/predictor';
+import { PredictorError } from '../../../src/upstream/predictor-error';
+import { type Predictor } from '../../../src/domain/ports';
 import type { Knex } from 'knex';
 
 const noDatabase = { client: {} } as unknown as Knex;

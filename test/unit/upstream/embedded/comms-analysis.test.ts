@@ -1,5 +1,5 @@
 import { codeOf, PROFILE_NAMES, type ProfileName } from '../../../../src/domain/profiles';
-import type { CommsRequest } from '../../../../src/upstream/predictor';
+import type { CommsRequest } from '../../../../src/domain/ports';
 import { analyseCommsEmbedded } from '../../../../src/upstream/embedded/comms-analysis';
 import { scoreDraft } from '../../../../src/upstream/embedded/draft-scoring';
 

@@ -1,5 +1,5 @@
 import { PROFILE_NAMES, type ProfileName } from '../../../../src/domain/profiles';
-import { COMMS_CHANNELS, type CommsChannel } from '../../../../src/upstream/predictor';
+import { COMMS_CHANNELS, type CommsChannel } from '../../../../src/domain/ports';
 import { scoreDraft } from '../../../../src/upstream/embedded/draft-scoring';
 
 const DRAFTS = {

@@ -7,7 +7,7 @@ import {
   type Confidence,
   type ProfileName,
 } from '../../../../src/domain/profiles';
-import type { SnapPrediction, SnapSubject } from '../../../../src/upstream/predictor';
+import type { SnapPrediction, SnapSubject } from '../../../../src/domain/ports';
 import { SNAP_LEXICON } from '../../../../src/upstream/embedded/snap-lexicon';
 import { predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
 import { compileTerm, findTerm, toWords } from '../../../../src/upstream/embedded/snap-words';

@@ -1,7 +1,7 @@
 /** Small factories shared by the OpenAI predictor tests. */
 import type { FakeOpenAi, RecordedRequest } from '../../../support/fake-openai-server';
 import { OpenAiPredictor, type OpenAiPredictorOptions } from '../../../../src/upstream/openai';
-import type { CommsRequest, PredictContext, SnapSubject } from '../../../../src/upstream/predictor';
+import type { CommsRequest, PredictContext, SnapSubject } from '../../../../src/domain/ports';
 
 export const API_KEY = 'sk-test-secret-key-0123456789abcdef';
 export const MODEL = 'test-model';

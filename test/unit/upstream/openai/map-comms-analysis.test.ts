@@ -1,6 +1,6 @@
 import { mapCommsAnalysis } from '../../../../src/upstream/openai/map-comms-analysis';
 import { mapDraftAnalysis } from '../../../../src/upstream/openai/map-draft-analysis';
-import type { DraftAnalysis } from '../../../../src/upstream/predictor';
+import type { DraftAnalysis } from '../../../../src/domain/ports';
 
 describe('mapCommsAnalysis', () => {
   test('when lists hold non-strings, then only the non-blank strings are kept', () => {

@@ -1,5 +1,5 @@
 import { mapSnapPrediction } from '../../../../src/upstream/openai/map-snap-prediction';
-import type { SnapPrediction } from '../../../../src/upstream/predictor';
+import type { SnapPrediction } from '../../../../src/domain/ports';
 
 const FULL: SnapPrediction = {
   profile: 'Investigator',

@@ -1,5 +1,5 @@
 import { reply, startFakeOpenAi, type FakeOpenAi } from '../../../support/fake-openai-server';
-import { PredictorError } from '../../../../src/upstream/predictor';
+import { PredictorError } from '../../../../src/upstream/predictor-error';
 import {
   CONTEXT,
   MODEL,
@@ -42,7 +42,7 @@ describe('OpenAiPredictor.analyseComms', () => {
 
     expect(predicted).toEqual({
       result: A_COMMS_ANSWER,
-      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'comms-v1' },
+      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'comms-v1', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
     });
   });
 

@@ -1,5 +1,5 @@
 import { reply, startFakeOpenAi, type FakeOpenAi } from '../../../support/fake-openai-server';
-import type { SnapPrediction } from '../../../../src/upstream/predictor';
+import type { SnapPrediction } from '../../../../src/domain/ports';
 import {
   API_KEY,
   CONTEXT,
@@ -48,7 +48,7 @@ describe('OpenAiPredictor.predictSnap', () => {
         summary: 'An energetic initiator.',
         secondary_profile_summary: 'Builds networks around each project.',
       },
-      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'snap-v1' },
+      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'snap-v2', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
     });
   });
 

@@ -6,7 +6,7 @@ import { aCommsRequest, aSubject } from './given';
 
 describe('prompts', () => {
   test('when the versions are read, then they name their prompts', () => {
-    expect(SNAP_PROMPT_VERSION).toBe('snap-v1');
+    expect(SNAP_PROMPT_VERSION).toBe('snap-v2');
     expect(COMMS_PROMPT_VERSION).toBe('comms-v1');
   });
 

@@ -1,5 +1,5 @@
-import { readCompletionJson } from '../../../../src/upstream/openai/read-completion';
-import { PredictorError } from '../../../../src/upstream/predictor';
+import { readCompletionJson, readUsage } from '../../../../src/upstream/openai/read-completion';
+import { PredictorError } from '../../../../src/upstream/predictor-error';
 
 function completion(message: Record<string, unknown>, finishReason: unknown = 'stop'): unknown {
   return { choices: [{ index: 0, message, finish_reason: finishReason }] };
@@ -32,5 +32,30 @@ describe('readCompletionJson', () => {
     expect(() => readCompletionJson(completion({ content: 'secret notes text' }))).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('secret') }),
     );
+  });
+});
+
+describe('readCompletionJson, from servers that did not enforce the schema', () => {
+  test.each<[string, unknown]>([
+    ['a list of text parts', [{ type: 'text', text: '{"profile":' }, { type: 'text', text: '"Catalyst"}' }]],
+    ['a <think> block before the JSON', '<think>The notes say they start things.</think>\n{"profile":"Catalyst"}'],
+    ['a markdown fence around the JSON', '```json\n{"profile":"Catalyst"}\n```'],
+    ['both', '<think>hmm</think>\n```\n{"profile":"Catalyst"}\n```\n'],
+  ])('when the content is %s, then the JSON is read', (_, content) => {
+    expect(readCompletionJson(completion({ content }))).toEqual({ profile: 'Catalyst' });
+  });
+
+  test('when the JSON was cut short but finish_reason says stop, then it is not valid JSON', () => {
+    expect(() => readCompletionJson(completion({ content: '{"profile":"Cata' }))).toThrow(/not valid JSON/);
+  });
+});
+
+describe('readUsage', () => {
+  test.each<[string, unknown, { promptTokens: number | null; completionTokens: number | null }]>([
+    ['usage is complete', { usage: { prompt_tokens: 812, completion_tokens: 164, total_tokens: 976 } }, { promptTokens: 812, completionTokens: 164 }],
+    ['usage is missing', {}, { promptTokens: null, completionTokens: null }],
+    ['usage holds no counts', { usage: { prompt_tokens: -1, completion_tokens: '7' } }, { promptTokens: null, completionTokens: null }],
+  ])('when %s, then the counts are %p', (_, given, want) => {
+    expect(readUsage(given)).toEqual(want);
   });
 });

@@ -1,7 +1,4 @@
-import {
-  giveUpOnLongRetryAfter,
-  retryAfterMs,
-} from '../../../../src/upstream/openai/give-up-on-long-retry-after';
+import { retryAfterMs, upstreamFetch } from '../../../../src/upstream/openai/upstream-fetch';
 
 describe('retryAfterMs', () => {
   test.each<[string, Record<string, string>, number | null]>([
@@ -19,20 +16,41 @@ describe('retryAfterMs', () => {
   });
 });
 
-describe('giveUpOnLongRetryAfter', () => {
+describe('upstreamFetch', () => {
   test.each<[string, number, Record<string, string>, string | null]>([
     ['a 429 asks for longer than the budget', 429, { 'retry-after': '30' }, 'false'],
     ['a 429 asks for less than the budget', 429, { 'retry-after-ms': '10' }, null],
     ['a 503 asks for nothing', 503, {}, null],
     ['a 200 carries a retry-after', 200, { 'retry-after': '30' }, null],
   ])('when %s, then x-should-retry is %p', async (_, status, headers, want) => {
-    const fetchImpl = giveUpOnLongRetryAfter(1000, () =>
-      Promise.resolve(new Response('{}', { status, headers })),
-    );
+    const fetchImpl = upstreamFetch({ budgetMs: 1000 }, () => Promise.resolve(new Response('{}', { status, headers })));
 
     const response = await fetchImpl('http://127.0.0.1/');
 
     expect(response.status).toBe(status);
     expect(response.headers.get('x-should-retry')).toBe(want);
+  });
+
+  test.each<[string, string, string | null]>([
+    ['insufficient_quota', '{"error":{"code":"insufficient_quota","message":"x"}}', 'false'],
+    ['rate_limit_exceeded', '{"error":{"code":"rate_limit_exceeded","message":"x"}}', null],
+    ['a body that is not JSON', 'slow down', null],
+  ])('when a 429 says %s, then x-should-retry is %p', async (_, body, want) => {
+    const fetchImpl = upstreamFetch({ budgetMs: 1000 }, () => Promise.resolve(new Response(body, { status: 429 })));
+
+    const response = await fetchImpl('http://127.0.0.1/');
+
+    expect(response.headers.get('x-should-retry')).toBe(want);
+    expect(await response.text()).toBe(body);
+  });
+
+  test('when an attempt is made, then it is counted, once per call of the fetch', async () => {
+    let attempts = 0;
+    const fetchImpl = upstreamFetch({ budgetMs: 1000, onAttempt: () => attempts++ }, () => Promise.resolve(new Response('{}')));
+
+    await fetchImpl('http://127.0.0.1/');
+    await fetchImpl('http://127.0.0.1/');
+
+    expect(attempts).toBe(2);
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * A Predictor made of two: the primary answers; when it fails (any PredictorError:
+ * connection error, timeout, 429, 5xx, unusable or truncated output), the same request
+ * goes to the fallback. Both run under one deadline, `timeoutMs`, the whole call's
+ * bound: the primary is built with a share of it (services.ts), the fallback gets what
+ * is left. A circuit breaker skips a primary that keeps failing, so an outage does not
+ * cost each request the primary's timeout. A call the caller aborted is not retried.
+ */
+import type { CircuitBreaker } from './circuit-breaker';
+import type { PredictContext, Predictor } from '../domain/ports';
+
+export interface FallbackOptions {
+  primary: Predictor;
+  fallback: Predictor;
+  breaker: CircuitBreaker;
+  timeoutMs: number;
+}
+
+export function withFallback(options: FallbackOptions): Predictor {
+  async function call<T>(context: PredictContext, run: (predictor: Predictor, context: PredictContext) => Promise<T>): Promise<T> {
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const bounded: PredictContext = { ...context, signal: context.signal ? AbortSignal.any([deadline, context.signal]) : deadline };
+    if (options.breaker.allows()) {
+      try {
+        const result = await run(options.primary, bounded);
+        options.breaker.succeeded();
+        return result;
+      } catch (error) {
+        if (bounded.signal?.aborted) throw error;
+        options.breaker.failed();
+      }
+    }
+    return run(options.fallback, bounded);
+  }
+  return {
+    predictSnap: (subject, context) => call(context, (predictor, bounded) => predictor.predictSnap(subject, bounded)),
+    analyseComms: (request, context) => call(context, (predictor, bounded) => predictor.analyseComms(request, bounded)),
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The fallback upstream and the circuit breaker, and Azure OpenAI's classic deployments,
+ * through the whole service with the real `openai` client against two fake servers.
+ */
+import { bodyOf } from '../support/json';
+import { reply, startFakeOpenAi, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
+import { sampleValue } from '../support/prometheus';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+const DOWN = status(503, undefined, { headers: { 'x-should-retry': 'false' } });
+let primary: FakeOpenAi;
+let fallback: FakeOpenAi;
+
+beforeAll(async () => {
+  primary = await startFakeOpenAi();
+  fallback = await startFakeOpenAi();
+});
+
+afterAll(async () => {
+  await primary.close();
+  await fallback.close();
+});
+
+beforeEach(() => {
+  primary.reset();
+  fallback.reset();
+});
+
+async function withServer(env: Record<string, string>, run: (server: TestServer) => Promise<void>): Promise<void> {
+  const server = await startTestServer({
+    OPENAI_API_KEY: 'sk-primary-0123456789',
+    OPENAI_BASE_URL: primary.baseURL,
+    OPENAI_MODEL: 'primary-model',
+    OPENAI_FALLBACK_BASE_URL: fallback.baseURL,
+    OPENAI_FALLBACK_API_KEY: 'sk-fallback-0123456789',
+    OPENAI_FALLBACK_MODEL: 'fallback-model',
+    OPENAI_TIMEOUT_SECONDS: '4',
+    OPENAI_MAX_RETRIES: '0',
+    ...env,
+  });
+  try {
+    await run(server);
+  } finally {
+    await server.close();
+  }
+}
+
+async function snap(server: TestServer, apiKey: string) {
+  const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey });
+  return { response, body: await bodyOf(response) };
+}
+
+describe('fallback upstream', () => {
+  test('when the primary is down, then the fallback answers: 201, stored and counted as the fallback', () =>
+    withServer({}, async (server) => {
+      primary.script(DOWN);
+      fallback.script(reply(PREDICTION));
+      const account = await createAccount(server, 1);
+      const { response, body } = await snap(server, account.apiKey);
+      expect(response.status).toBe(201);
+      expect(primary.requests).toHaveLength(1);
+      expect(fallback.requests[0]?.headers.authorization).toBe('Bearer sk-fallback-0123456789');
+      expect(fallback.requests[0]?.chat?.model).toBe('fallback-model');
+      const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+      expect(row).toMatchObject({ predictor: 'openai', model: 'fallback-model', upstream: 'fallback' });
+      const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
+      expect(sampleValue(metrics, 'upstream_calls_total', { operation: 'predictSnap', upstream: 'primary' })).toBe(1);
+      expect(sampleValue(metrics, 'upstream_calls_total', { operation: 'predictSnap', upstream: 'fallback' })).toBe(1);
+      expect(sampleValue(metrics, 'upstream_tokens_total', { operation: 'predictSnap', model: 'fallback-model', kind: 'prompt', upstream: 'fallback' })).toBe(812);
+    }));
+
+  test('when the primary hangs, then the fallback still answers within OPENAI_TIMEOUT_SECONDS (the primary has half of it)', () =>
+    withServer({}, async (server) => {
+      primary.always({ kind: 'hang' });
+      fallback.script(reply(PREDICTION));
+      const account = await createAccount(server, 1);
+      const started = Date.now();
+      const { response } = await snap(server, account.apiKey);
+      expect(response.status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(4000);
+    }));
+
+  test('when both fail, then it answers the contract 500, stores nothing and charges nothing', () =>
+    withServer({}, async (server) => {
+      primary.script(DOWN);
+      fallback.script(DOWN);
+      const account = await createAccount(server, 1);
+      const { response, body } = await snap(server, account.apiKey);
+      expect(response.status).toBe(500);
+      expect(body.message).toBe('Failed to generate snap Please try again later');
+      expect(await balanceOf(server, account.accountId)).toBe(1);
+      expect(await snapCountOf(server, account.accountId)).toBe(0);
+    }));
+
+  test('when the primary failed OPENAI_BREAKER_FAILURES times in a row, then the next calls skip it for the cool-down', () =>
+    withServer({ OPENAI_BREAKER_FAILURES: '2', OPENAI_BREAKER_COOLDOWN_SECONDS: '600' }, async (server) => {
+      primary.always(DOWN);
+      fallback.always(reply(PREDICTION));
+      const account = await createAccount(server, 4);
+      for (let i = 0; i < 4; i++) expect((await snap(server, account.apiKey)).response.status).toBe(201);
+      expect(primary.requests).toHaveLength(2);
+      expect(fallback.requests).toHaveLength(4);
+    }));
+});
+
+describe('Azure OpenAI, classic deployments', () => {
+  const AZURE = (fake: FakeOpenAi) => ({
+    AZURE_OPENAI_ENDPOINT: fake.baseURL.replace(/\/v1$/, ''),
+    AZURE_OPENAI_API_KEY: 'azure-key-0123456789',
+    AZURE_OPENAI_DEPLOYMENT: 'pps-gpt4o',
+    AZURE_OPENAI_API_VERSION: '2024-10-21',
+  });
+
+  test('when Azure is the primary, then the call goes to the deployment path with api-version and the api-key header', async () => {
+    const server = await startTestServer({ ...AZURE(primary), OPENAI_TIMEOUT_SECONDS: '4' });
+    try {
+      primary.script(reply(PREDICTION));
+      const account = await createAccount(server, 1);
+      const { response, body } = await snap(server, account.apiKey);
+      expect(response.status).toBe(201);
+      const [sent] = primary.requests;
+      expect(sent?.path).toBe('/openai/deployments/pps-gpt4o/chat/completions');
+      expect(sent?.query).toEqual({ 'api-version': '2024-10-21' });
+      expect(sent?.headers['api-key']).toBe('azure-key-0123456789');
+      expect(sent?.headers.authorization).toBeUndefined();
+      const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+      expect(row).toMatchObject({ model: 'pps-gpt4o', upstream: 'primary' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('when Azure is the fallback beside OPENAI_API_KEY, then it answers when the primary fails', async () => {
+    const server = await startTestServer({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: primary.baseURL, ...AZURE(fallback), OPENAI_TIMEOUT_SECONDS: '4', OPENAI_MAX_RETRIES: '0' });
+    try {
+      primary.script(DOWN);
+      fallback.script(reply(PREDICTION));
+      const account = await createAccount(server, 1);
+      const { response, body } = await snap(server, account.apiKey);
+      expect(response.status).toBe(201);
+      expect(fallback.requests[0]?.path).toBe('/openai/deployments/pps-gpt4o/chat/completions');
+      const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+      expect(row).toMatchObject({ model: 'pps-gpt4o', upstream: 'fallback' });
+    } finally {
+      await server.close();
+    }
+  });
+});

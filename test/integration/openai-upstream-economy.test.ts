@@ -1,0 +1,140 @@
+/**
+ * What every upstream call carries and what it records, through the whole service with
+ * the real `openai` client against the fake server: the output-token bound, temperature
+ * and seed; the token usage stored with the snap, summed in the admin account view and
+ * counted in /metrics; the per-attempt timeout that lets a slow attempt be retried.
+ */
+import { bodyOf } from '../support/json';
+import { delay, reply, startFakeOpenAi, stall, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi } from '../support/fake-openai-server';
+import { createAccount, PERSON } from '../support/factories';
+import { sampleValue } from '../support/prometheus';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+const MODEL = 'gpt-economy-test';
+let fake: FakeOpenAi;
+let server: TestServer;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  server = await startTestServer({
+    OPENAI_API_KEY: 'sk-economy-0123456789',
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MODEL: MODEL,
+    OPENAI_TIMEOUT_SECONDS: '4',
+    OPENAI_ATTEMPT_TIMEOUT_SECONDS: '1',
+    OPENAI_MAX_RETRIES: '1',
+    OPENAI_SEED: '1234',
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+beforeEach(() => fake.reset());
+
+async function metricsOf(target: TestServer): Promise<string> {
+  return (await fetch(`${target.adminUrl}/metrics`)).text();
+}
+
+async function snap(target: TestServer, apiKey: string) {
+  const response = await target.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey });
+  return { response, body: await bodyOf(response) };
+}
+
+describe('upstream requests', () => {
+  test('when a snap is predicted, then the request carries the default output bound, temperature 0 and the seed', async () => {
+    fake.script(reply(PREDICTION));
+    const account = await createAccount(server, 1);
+    expect((await snap(server, account.apiKey)).response.status).toBe(201);
+    expect(fake.requests[0]?.body).toMatchObject({ model: MODEL, max_completion_tokens: 1000, temperature: 0, seed: 1234 });
+    expect(fake.requests[0]?.body).not.toHaveProperty('max_tokens');
+    expect(fake.requests[0]?.body).not.toHaveProperty('reasoning_effort');
+  });
+
+  test('when the comms route calls, then it carries its own, larger bound', async () => {
+    fake.script(reply(PREDICTION), reply({ summary: 'Short.' }));
+    const account = await createAccount(server, 2);
+    const { body } = await snap(server, account.apiKey);
+    const comms = await server.post('/api/v1/snap/comms', { snapId: body.data.snapId }, { 'x-api-key': account.apiKey });
+    expect(comms.status).toBe(201);
+    expect(fake.requests[1]?.body).toMatchObject({ max_completion_tokens: 4000 });
+  });
+
+  test('when the bound is named max_tokens, the temperature is empty and a reasoning effort is set, then the request says exactly that', async () => {
+    const other = await startTestServer({
+      OPENAI_API_KEY: 'sk-economy-0123456789',
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_MAX_OUTPUT_TOKENS: '700',
+      OPENAI_MAX_TOKENS_PARAMETER: 'max_tokens',
+      OPENAI_TEMPERATURE: '',
+      OPENAI_REASONING_EFFORT: 'low',
+    });
+    try {
+      fake.script(reply(PREDICTION));
+      const account = await createAccount(other, 1);
+      expect((await snap(other, account.apiKey)).response.status).toBe(201);
+      const sent = fake.requests[0]?.body as Record<string, unknown>;
+      expect(sent).toMatchObject({ max_tokens: 700, reasoning_effort: 'low' });
+      expect(sent).not.toHaveProperty('max_completion_tokens');
+      expect(sent).not.toHaveProperty('temperature');
+      expect(sent).not.toHaveProperty('seed');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('usage', () => {
+  test('when the upstream reports usage, then it is stored with the snap, summed in the account view and counted in /metrics', async () => {
+    const before = await metricsOf(server);
+    fake.script(reply(PREDICTION), reply(PREDICTION, { usage: { prompt_tokens: 900, completion_tokens: 200, total_tokens: 1100 } }));
+    const account = await createAccount(server, 2);
+    const { body } = await snap(server, account.apiKey);
+    await snap(server, account.apiKey);
+
+    const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+    expect(row).toMatchObject({ upstream: 'primary', prompt_tokens: UPSTREAM_USAGE.prompt_tokens, completion_tokens: UPSTREAM_USAGE.completion_tokens });
+    const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
+    expect(view.tokens).toEqual({ prompt: 812 + 900, completion: 164 + 200 });
+
+    const after = await metricsOf(server);
+    const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary' });
+    expect(sampleValue(after, 'upstream_tokens_total', labels('prompt')) - sampleValue(before, 'upstream_tokens_total', labels('prompt'))).toBe(1712);
+    expect(sampleValue(after, 'upstream_tokens_total', labels('completion')) - sampleValue(before, 'upstream_tokens_total', labels('completion'))).toBe(364);
+    const calls = { operation: 'predictSnap', upstream: 'primary' };
+    expect(sampleValue(after, 'upstream_calls_total', calls) - sampleValue(before, 'upstream_calls_total', calls)).toBe(2);
+  });
+
+  test('when the answer has no usage, then the snap stores nulls and the token counters do not move', async () => {
+    const before = await metricsOf(server);
+    fake.script(reply(PREDICTION, { usage: null }));
+    const account = await createAccount(server, 1);
+    const { response, body } = await snap(server, account.apiKey);
+    expect(response.status).toBe(201);
+    const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+    expect(row).toMatchObject({ upstream: 'primary', prompt_tokens: null, completion_tokens: null });
+    const labels = { operation: 'predictSnap', model: MODEL, kind: 'prompt', upstream: 'primary' };
+    expect(sampleValue(await metricsOf(server), 'upstream_tokens_total', labels)).toBe(sampleValue(before, 'upstream_tokens_total', labels));
+    expect((await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`)).tokens).toEqual({ prompt: 0, completion: 0 });
+  });
+});
+
+describe('time budget', () => {
+  test.each([
+    ['a first byte slower than the attempt timeout', delay(3000, reply(PREDICTION))],
+    ['a body that stalls after the headers', stall()],
+  ])('when an attempt gets %s, then it is cut at the attempt timeout and the retry answers: 201, each attempt counted', async (_name, slow) => {
+    const before = await metricsOf(server);
+    fake.script(slow, reply(PREDICTION));
+    const account = await createAccount(server, 1);
+    const started = Date.now();
+    const { response } = await snap(server, account.apiKey);
+    expect(response.status).toBe(201);
+    expect(fake.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(3000);
+    const calls = { operation: 'predictSnap', upstream: 'primary' };
+    expect(sampleValue(await metricsOf(server), 'upstream_calls_total', calls) - sampleValue(before, 'upstream_calls_total', calls)).toBe(2);
+  });
+});
