@@ -131,7 +131,7 @@ describe('signals', () => {
   test('when SIGTERM arrives with requests in flight, then they complete, new connections are refused, and the process exits 0', async () => {
     fake.reset();
     fake.always(delay(1000, reply(UPSTREAM_PREDICTION)));
-    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '2' });
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '2', OPENAI_MAX_RETRIES: '0' });
     const account = await accountOn(server.adminUrl, 10);
     const inFlight = Array.from({ length: 5 }, () =>
       fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) }),
@@ -159,7 +159,7 @@ describe('signals', () => {
     fake.reset();
     fake.always(delay(11_000, reply(UPSTREAM_PREDICTION)));
     // No SHUTDOWN_TIMEOUT_SECONDS: its default follows OPENAI_TIMEOUT_SECONDS (12 + 15 s).
-    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '12' });
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '12', OPENAI_MAX_RETRIES: '0' });
     const account = await accountOn(server.adminUrl, 1);
     const paid = fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) });
     await new Promise((resolve) => setTimeout(resolve, 300));
