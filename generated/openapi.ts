@@ -164,8 +164,7 @@ export interface components {
             goal?: string;
             /**
              * @description A draft message to the person, to be reviewed. Treated as data, never as instructions.
-             * @example Hi Ada
-             * @example could we agree the audit schedule by Friday?
+             * @example Hi Ada, could we agree the audit schedule by Friday?
              */
             draft?: string;
         };
@@ -192,6 +191,7 @@ export interface components {
         /** @description A review of the draft. */
         DraftAnalysis: {
             /**
+             * Format: int32
              * @description How well the draft fits the person, from 0 (poorly) to 100 (very well), or `null`.
              * @example 38
              */
@@ -199,8 +199,7 @@ export interface components {
             issues: components["schemas"]["DraftIssue"][];
             /**
              * @description The draft rewritten to suit the person, or `null`.
-             * @example Hi Ada
-             * @example could we agree the audit schedule by Friday? The dates are attached.
+             * @example Hi Ada, could we agree the audit schedule by Friday? The dates are attached.
              */
             rewrite: string | null;
         };
@@ -247,7 +246,10 @@ export interface components {
             /** @constant */
             message: "Snap generated successfully";
             data: components["schemas"]["SnapResult"];
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             statusCode: 201;
             timestamp: components["schemas"]["Timestamp"];
             error: null;
@@ -259,7 +261,10 @@ export interface components {
             /** @constant */
             message: "Communication analysis generated successfully";
             data: components["schemas"]["CommsResult"];
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             statusCode: 201;
             timestamp: components["schemas"]["Timestamp"];
             error: null;
@@ -270,6 +275,7 @@ export interface components {
             success: false;
             message: components["schemas"]["Message"];
             /**
+             * Format: int32
              * @description The HTTP status of the response.
              * @example 400
              */
@@ -283,7 +289,10 @@ export interface components {
             message: "Invalid or inactive api key";
             /** @constant */
             error: "Invalid or inactive api key";
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             statusCode: 401;
         };
     };
