@@ -241,8 +241,8 @@ export interface components {
         Message: string;
         /** @description The success envelope of a created snap. */
         SnapEnvelope: {
-            /** @constant */
-            success: true;
+            /** @description Always `true` on success. (Written `not false` rather than `const true`, which some generators read as the string "true".) */
+            success: boolean;
             /** @constant */
             message: "Snap generated successfully";
             data: components["schemas"]["SnapResult"];
@@ -252,12 +252,16 @@ export interface components {
              */
             statusCode: 201;
             timestamp: components["schemas"]["Timestamp"];
-            error: null;
+            /**
+             * @description Always `null` on success.
+             * @constant
+             */
+            error: unknown;
         };
         /** @description The success envelope of a created communication analysis. */
         CommsEnvelope: {
-            /** @constant */
-            success: true;
+            /** @description Always `true` on success. (Written `not false` rather than `const true`, which some generators read as the string "true".) */
+            success: boolean;
             /** @constant */
             message: "Communication analysis generated successfully";
             data: components["schemas"]["CommsResult"];
@@ -267,12 +271,16 @@ export interface components {
              */
             statusCode: 201;
             timestamp: components["schemas"]["Timestamp"];
-            error: null;
+            /**
+             * @description Always `null` on success.
+             * @constant
+             */
+            error: unknown;
         };
         /** @description The failure envelope. `error` equals `message`; there is no `data`. */
         ErrorEnvelope: {
-            /** @constant */
-            success: false;
+            /** @description Always `false` on failure. */
+            success: boolean;
             message: components["schemas"]["Message"];
             /**
              * Format: int32
