@@ -16,8 +16,8 @@ if (!GO_INSTALLED) console.warn('go-client.test.ts: Go is not installed (no go o
     const service = liveService();
     const account = await createLiveAccount(service, 5);
 
-    run(join(PROJECT_ROOT, 'scripts/contract/generate-go-client.sh'), [], {}, 300_000);
-    const stdout = run(join(PROJECT_ROOT, 'dist/sdk/go/create-snap-and-comms'), [], { PPS_BASE_URL: service.baseUrl, PPS_API_KEY: account.apiKey });
+    await run(join(PROJECT_ROOT, 'scripts/contract/generate-go-client.sh'), [], {}, 300_000);
+    const stdout = await run(join(PROJECT_ROOT, 'dist/sdk/go/create-snap-and-comms'), [], { PPS_BASE_URL: service.baseUrl, PPS_API_KEY: account.apiKey });
 
     await expectSnapThenComms(service, account, 5, JSON.parse(stdout));
   });

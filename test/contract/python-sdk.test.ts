@@ -11,8 +11,8 @@ describe('Python SDK', () => {
     const service = liveService();
     const account = await createLiveAccount(service, 5);
 
-    run(join(PROJECT_ROOT, 'scripts/contract/generate-python-sdk.sh'), []);
-    const stdout = run(join(PROJECT_ROOT, '.venv/bin/python'), ['examples/python/create_snap_and_comms.py'], {
+    await run(join(PROJECT_ROOT, 'scripts/contract/generate-python-sdk.sh'), []);
+    const stdout = await run(join(PROJECT_ROOT, '.venv/bin/python'), ['examples/python/create_snap_and_comms.py'], {
       PYTHONPATH: join(PROJECT_ROOT, 'dist/sdk/python'),
       PYTHONDONTWRITEBYTECODE: '1',
       PPS_BASE_URL: service.baseUrl,
