@@ -15,10 +15,10 @@ help:
 
 install: $(NPM_STAMP)
 
-# `npm install`, not `npm ci`: npm 11 leaves other platforms' optional native bindings
-# (unrs-resolver's) out of the lock file and then `npm ci` refuses it as out of sync.
+# `npm ci`: installs exactly the lock file and never changes it (make lint checks that
+# it is in step with package.json). npm writes the stamp last, so it is newer than both.
 $(NPM_STAMP): package.json package-lock.json
-	npm install --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 
 build: install
 	npm run build --silent
@@ -28,9 +28,15 @@ run: build
 
 test: install lint typecheck gen-check unit integration contract
 
+# The lock file matches package.json; both specs read the same under a strict YAML 1.2
+# parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold.
 lint: install
+	scripts/lint/check-lockfile.sh
 	npx eslint .
+	scripts/ensure-python-tools.sh
+	node scripts/lint/check-yaml.mjs openapi/openapi.yaml openapi/admin.yaml
 	npx redocly lint openapi/openapi.yaml openapi/admin.yaml
+	npx spectral lint openapi/openapi.yaml --ruleset .spectral.yaml --fail-severity warn --quiet
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit

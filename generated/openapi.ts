@@ -164,8 +164,7 @@ export interface components {
             goal?: string;
             /**
              * @description A draft message to the person, to be reviewed. Treated as data, never as instructions.
-             * @example Hi Ada
-             * @example could we agree the audit schedule by Friday?
+             * @example Hi Ada, could we agree the audit schedule by Friday?
              */
             draft?: string;
         };
@@ -192,6 +191,7 @@ export interface components {
         /** @description A review of the draft. */
         DraftAnalysis: {
             /**
+             * Format: int32
              * @description How well the draft fits the person, from 0 (poorly) to 100 (very well), or `null`.
              * @example 38
              */
@@ -199,8 +199,7 @@ export interface components {
             issues: components["schemas"]["DraftIssue"][];
             /**
              * @description The draft rewritten to suit the person, or `null`.
-             * @example Hi Ada
-             * @example could we agree the audit schedule by Friday? The dates are attached.
+             * @example Hi Ada, could we agree the audit schedule by Friday? The dates are attached.
              */
             rewrite: string | null;
         };
@@ -242,34 +241,49 @@ export interface components {
         Message: string;
         /** @description The success envelope of a created snap. */
         SnapEnvelope: {
-            /** @constant */
-            success: true;
+            /** @description Always `true` on success. (Written `not false` rather than `const true`, which some generators read as the string "true".) */
+            success: boolean;
             /** @constant */
             message: "Snap generated successfully";
             data: components["schemas"]["SnapResult"];
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             statusCode: 201;
             timestamp: components["schemas"]["Timestamp"];
-            error: null;
+            /**
+             * @description Always `null` on success.
+             * @constant
+             */
+            error: unknown;
         };
         /** @description The success envelope of a created communication analysis. */
         CommsEnvelope: {
-            /** @constant */
-            success: true;
+            /** @description Always `true` on success. (Written `not false` rather than `const true`, which some generators read as the string "true".) */
+            success: boolean;
             /** @constant */
             message: "Communication analysis generated successfully";
             data: components["schemas"]["CommsResult"];
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             statusCode: 201;
             timestamp: components["schemas"]["Timestamp"];
-            error: null;
+            /**
+             * @description Always `null` on success.
+             * @constant
+             */
+            error: unknown;
         };
         /** @description The failure envelope. `error` equals `message`; there is no `data`. */
         ErrorEnvelope: {
-            /** @constant */
-            success: false;
+            /** @description Always `false` on failure. */
+            success: boolean;
             message: components["schemas"]["Message"];
             /**
+             * Format: int32
              * @description The HTTP status of the response.
              * @example 400
              */
@@ -283,7 +297,10 @@ export interface components {
             message: "Invalid or inactive api key";
             /** @constant */
             error: "Invalid or inactive api key";
-            /** @constant */
+            /**
+             * Format: int32
+             * @constant
+             */
             statusCode: 401;
         };
     };

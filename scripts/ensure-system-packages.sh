@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (PostgreSQL, Redis, and Chromium for the docs
-# page test of make contract) when they are missing.
+# Installs the Debian packages the tests need (PostgreSQL, Redis, Chromium for the docs
+# page test of make contract, and a JDK for openapi-generator) when they are missing.
 # Needs root (as on CI and the developer machines) or passwordless sudo.
 set -euo pipefail
 
@@ -8,6 +8,7 @@ missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v java >/dev/null 2>&1 || missing+=(default-jdk-headless)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""

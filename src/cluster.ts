@@ -125,7 +125,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   for (let i = 0; i < config.webConcurrency; i += 1) fork();
 }
 
-/** Once, before any worker starts: concurrent workers would race for knex's migration lock. */
+/** Once, before any worker starts, so workers never wait on the migration lock. */
 async function migrateOnce(config: Config): Promise<void> {
   const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 1 });
   try {

@@ -34,8 +34,21 @@ export function createDatabase(options: DatabaseOptions): Knex {
   return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, log });
 }
 
+/** The key of the advisory lock that serialises migration runs (any constant, fixed forever). */
+export const MIGRATION_LOCK_KEY = 7_413_202_611;
+
+/**
+ * Migrates to the latest version, safe when several processes start at once on one
+ * database: a transaction-level advisory lock is taken before knex looks at anything,
+ * its own tables included, and the whole run happens in that transaction. The others
+ * wait for the lock, then find nothing left to do. (knex's own lock table alone is
+ * not enough: two runs can race to create it.) On PGlite, one process, the lock is free.
+ */
 export async function migrateToLatest(db: Knex): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  await db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+    await trx.migrate.latest({ migrationSource });
+  });
 }
 
 /** int8 comes back as a string from pg and as a number or BigInt from PGlite. */

@@ -4,14 +4,16 @@
  * response drifts from the spec unnoticed). Its errors go to the error mapper.
  */
 import * as OpenApiValidator from 'express-openapi-validator';
-import type { RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { bodyFieldTypes, namingMissingFieldTypes } from './required-field-types';
 
-export function specValidator(specPath: string, validateResponses: boolean): RequestHandler[] {
-  return OpenApiValidator.middleware({
+export function specValidator(specPath: string, validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
+  const validator = OpenApiValidator.middleware({
     apiSpec: specPath,
     validateRequests: { allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
     validateSecurity: false,
     ignoreUndocumented: false,
   }) as RequestHandler[];
+  return [...validator, namingMissingFieldTypes(bodyFieldTypes(specPath))];
 }

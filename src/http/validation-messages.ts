@@ -2,13 +2,16 @@
  * Turns express-openapi-validator's (Ajv's) errors into class-validator style texts:
  * `name must be a string`, `notes should not be empty`,
  * `name must be shorter than or equal to 200 characters`, `property foo should not exist`.
- * Several are joined with ", " (DESIGN.md, "validation text").
+ * Several are joined with ", " (DESIGN.md, "validation text"). A missing required field
+ * fails both of class-validator's constraints: `name should not be empty, name must be a string`.
  */
 
 export interface ValidatorErrorItem {
   path: string;
   message: string;
   errorCode?: string;
+  /** On a `required` error: the missing field's declared type (src/http/required-field-types.ts). */
+  expectedType?: string | undefined;
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -37,8 +40,10 @@ function describe(error: ValidatorErrorItem): string {
   const field = fieldName(error.path);
   const limit = /(\d+)/.exec(error.message)?.[1];
   switch (keyword) {
-    case 'required':
-      return `${field} should not be empty`;
+    case 'required': {
+      const type = error.expectedType && TYPE_WORDS[error.expectedType];
+      return type ? `${field} should not be empty, ${field} must be ${type}` : `${field} should not be empty`;
+    }
     case 'type':
       return `${field} must be ${typeWords(error.message)}`;
     case 'additionalProperties':

@@ -111,7 +111,7 @@ describe('admin API', () => {
 
   test.each([
     ['a negative balance', { name: 'x', credits: -1 }, 'credits must not be less than 0'],
-    ['a missing name', { credits: 1 }, 'name should not be empty'],
+    ['a missing name', { credits: 1 }, 'name should not be empty, name must be a string'],
     ['an unknown property', { name: 'x', credits: 1, admin: true }, 'property admin should not exist'],
   ])('when an account is created with %s, then it answers 400', async (_name, body, message) => {
     const response = await adminFetch('POST', '/admin/v1/accounts', { body });

@@ -103,7 +103,7 @@ describe('createCommsAnalysis', () => {
 
   test.each([
     ['snapId is a string', { snapId: 'abc' }, 'snapId must be an integer number'],
-    ['snapId is missing', {}, 'snapId should not be empty'],
+    ['snapId is missing', {}, 'snapId should not be empty, snapId must be an integer number'],
     ['snapId is zero', { snapId: 0 }, 'snapId must not be less than 1'],
     ['snapId is a fraction', { snapId: 1.5 }, 'snapId must be an integer number'],
     ['channel is unknown', { snapId: 1, channel: 'fax' }, 'channel must be one of the following values: email, chat, call, meeting'],

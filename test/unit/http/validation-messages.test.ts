@@ -7,7 +7,25 @@ describe('validationMessage', () => {
     ['a string of the wrong type', { given: [item('/body/name', 'type', 'must be string')], want: 'name must be a string' }],
     ['a nullable string of the wrong type', { given: [item('/body/name', 'type', 'must be string,null')], want: 'name must be a string' }],
     ['an integer of the wrong type', { given: [item('/body/snapId', 'type', 'must be integer')], want: 'snapId must be an integer number' }],
-    ['a missing property', { given: [item('/body/notes', 'required', "must have required property 'notes'")], want: 'notes should not be empty' }],
+    [
+      'a missing string property',
+      { given: [{ ...item('/body/notes', 'required', "must have required property 'notes'"), expectedType: 'string' }], want: 'notes should not be empty, notes must be a string' },
+    ],
+    [
+      'a missing integer property',
+      { given: [{ ...item('/body/snapId', 'required', "must have required property 'snapId'"), expectedType: 'integer' }], want: 'snapId should not be empty, snapId must be an integer number' },
+    ],
+    ['a missing property of unknown type', { given: [item('/body/notes', 'required', "must have required property 'notes'")], want: 'notes should not be empty' }],
+    [
+      'two missing properties',
+      {
+        given: [
+          { ...item('/body/name', 'required', "must have required property 'name'"), expectedType: 'string' },
+          { ...item('/body/notes', 'required', "must have required property 'notes'"), expectedType: 'string' },
+        ],
+        want: 'name should not be empty, name must be a string, notes should not be empty, notes must be a string',
+      },
+    ],
     ['an empty string', { given: [item('/body/notes', 'minLength', 'must NOT have fewer than 1 characters')], want: 'notes should not be empty' }],
     ['a longer minimum', { given: [item('/body/code', 'minLength', 'must NOT have fewer than 3 characters')], want: 'code must be longer than or equal to 3 characters' }],
     ['a long string', { given: [item('/body/name', 'maxLength', 'must NOT have more than 200 characters')], want: 'name must be shorter than or equal to 200 characters' }],

@@ -1,0 +1,31 @@
+/**
+ * `npm run migrate`: runs the database migrations and exits, for deploys that migrate in
+ * a step of their own before starting instances. Reads DATABASE_URL (or DATA_DIR) like
+ * the service; safe to run while instances start (src/data/database.ts, migrateToLatest).
+ */
+import { ConfigError, loadConfig } from '../config';
+import { createDatabase, migrateToLatest } from '../data/database';
+import { createLogger } from '../logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: 1,
+    log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
+  });
+  try {
+    await migrateToLatest(db);
+    logger.info({ database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})` }, 'migrations done');
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((err: unknown) => {
+  const message = err instanceof ConfigError ? err.message : `migrate failed: ${err instanceof Error ? err.message : String(err)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});
