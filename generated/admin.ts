@@ -133,9 +133,12 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Whether this process can serve requests: PostgreSQL answers `select 1`, and Redis
-         *     answers PING when `REDIS_URL` is set (no `redis` check otherwise). Each check has
-         *     500 ms; a failure is logged with its reason.
+         * @description Whether this process can serve requests. PostgreSQL must answer `select 1`: without
+         *     it the answer is `503`. With `REDIS_URL` set, Redis is checked too (PING, and the
+         *     rate limit counted there); without it the service still serves, counting the rate
+         *     limit in each process (`rate_limit_store_shared` 0 in `/metrics`), so the check is
+         *     `degraded` and the answer stays `200`: a Redis outage never takes every instance
+         *     out of a load balancer at once. Each check has 1 s; a failure is logged with its reason.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -158,7 +161,9 @@ export interface paths {
          * @description The Prometheus text exposition format (version 0.0.4): `http_requests_total{operation,status}`,
          *     `http_request_duration_seconds{operation}`, `upstream_request_duration_seconds{operation,outcome}`,
          *     `upstream_errors_total{operation}`, `credits_charged_total{operation}`,
-         *     `rate_limited_requests_total`, `db_pool_connections{state}`, and prom-client's
+         *     `rate_limited_requests_total`, `rate_limit_store_shared` (1 while the rate limit is
+         *     counted in Redis, 0 while it is counted in this process only; in cluster mode the
+         *     lowest of the workers), `db_pool_connections{state}`, and prom-client's
          *     default process and Node.js metrics. In cluster mode, summed over every worker.
          */
         get: operations["getMetrics"];
@@ -227,8 +232,11 @@ export interface components {
             /** @constant */
             active: false;
         };
-        /** @enum {string} */
-        CheckState: "ok" | "unavailable";
+        /**
+         * @description `ok`; `degraded`: not answering, but the process still serves without it; `unavailable`: not answering, and the process cannot serve.
+         * @enum {string}
+         */
+        CheckState: "ok" | "degraded" | "unavailable";
         Health: {
             /** @constant */
             status: "ok";
@@ -477,7 +485,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every dependency answers. */
+            /** @description PostgreSQL answers; `status` is `degraded` when Redis does not (the rate limit is then per process). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -486,7 +494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description A dependency does not answer; `checks` says which. */
+            /** @description PostgreSQL does not answer; `checks` says so. */
             503: {
                 headers: {
                     [name: string]: unknown;
