@@ -185,10 +185,17 @@ export interface components {
          */
         Id: number;
         /**
-         * @description A credit balance.
+         * Format: int32
+         * @description An initial credit balance.
          * @example 100
          */
         Credits: number;
+        /**
+         * Format: int64
+         * @description A credit balance; a grant that would take it above 9007199254740991 (the largest integer a JSON client holds exactly) is refused with `400`.
+         * @example 100
+         */
+        CreditBalance: number;
         /**
          * @description A new API key, shown once.
          * @example pps_live_0123456789abcdef0123456789abcdef01234567_89abcdef
@@ -199,6 +206,10 @@ export interface components {
             credits: components["schemas"]["Credits"];
         };
         AddCreditsRequest: {
+            /**
+             * Format: int32
+             * @description Credits to add, at most 1e9 per grant.
+             */
             amount: number;
         };
         CreatedAccount: {
@@ -216,12 +227,12 @@ export interface components {
         Account: {
             accountId: components["schemas"]["Id"];
             name: string;
-            credits: number;
+            credits: components["schemas"]["CreditBalance"];
             keys: components["schemas"]["KeySummary"][];
         };
         Balance: {
             accountId: components["schemas"]["Id"];
-            credits: number;
+            credits: components["schemas"]["CreditBalance"];
         };
         CreatedKey: {
             keyId: components["schemas"]["Id"];

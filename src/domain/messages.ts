@@ -21,6 +21,7 @@ export const MESSAGES = {
   invalidAdminToken: 'Invalid admin token',
   accountNotFound: 'Account not found',
   keyNotFound: 'API key not found',
+  balanceTooLarge: (maxBalance: number) => `amount would take the balance above ${maxBalance} credits`,
   nestedTooDeeply: (maxDepth: number) => `Request body must not be nested deeper than ${maxDepth} levels`,
   payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,
   routeNotFound: (method: string, path: string) => `Cannot ${method} ${path}`,

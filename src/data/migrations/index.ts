@@ -6,11 +6,13 @@ import type { Knex } from 'knex';
 import * as initial from './001-initial';
 import * as commsAnalyses from './002-comms-analyses';
 import * as idempotencyKeys from './003-idempotency-keys';
+import * as creditsBigint from './005-credits-bigint';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
   '002-comms-analyses': commsAnalyses,
   '003-idempotency-keys': idempotencyKeys,
+  '005-credits-bigint': creditsBigint,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
