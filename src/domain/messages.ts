@@ -14,6 +14,8 @@ export const MESSAGES = {
   snapNotFound: 'Snap not found',
   invalidJson: 'Request body is not valid JSON',
   unsupportedMediaType: 'Content-Type must be application/json',
+  unsupportedContentEncoding: 'Content-Encoding must be gzip, deflate, br or identity',
+  notDecompressible: 'Request body could not be decompressed with its Content-Encoding',
   serviceUnavailable: 'Service temporarily unavailable',
   internalError: 'Internal server error',
   idempotencyInProgress: 'A request with this Idempotency-Key is still being processed',
