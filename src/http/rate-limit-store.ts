@@ -7,14 +7,15 @@
  * Startup never waits on Redis longer than `connectTimeoutMs`: the first connection
  * and the loading of rate-limit-redis's scripts (SCRIPT LOAD) are one bounded attempt;
  * when it fails, the store counts in this process, logs a warning, and tries again
- * every `retryEveryMs` until Redis answers, then counts there again. A failure at run
- * time falls back the same way.
+ * every `retryEveryMs` until Redis answers, then counts there again. An error at run
+ * time (Redis gone, a refused command) falls back the same way; an answer slower than
+ * `fallbackAfterMs` only counts that one request in this process.
  */
 import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import type { Logger } from '../logger';
-import { withTimeout } from '../with-timeout';
+import { TimeoutError, withTimeout } from '../with-timeout';
 
 export interface RateLimitStore {
   store: Store;
@@ -166,7 +167,8 @@ class FailoverStore implements Store {
     try {
       return await withTimeout(Promise.resolve(primary()), this.options.fallbackAfterMs);
     } catch (err) {
-      this.useFallback(err);
+      // A slow answer costs only this request its shared count; an error means Redis is gone.
+      if (!(err instanceof TimeoutError)) this.useFallback(err);
       return fallback();
     }
   }
