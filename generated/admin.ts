@@ -133,9 +133,12 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Whether this process can serve requests: PostgreSQL answers `select 1`, and Redis
-         *     answers PING when `REDIS_URL` is set (no `redis` check otherwise). Each check has
-         *     500 ms; a failure is logged with its reason.
+         * @description Whether this process can serve requests. PostgreSQL must answer `select 1`: without
+         *     it the answer is `503`. With `REDIS_URL` set, Redis is checked too (PING, and the
+         *     rate limit counted there); without it the service still serves, counting the rate
+         *     limit in each process (`rate_limit_store_shared` 0 in `/metrics`), so the check is
+         *     `degraded` and the answer stays `200`: a Redis outage never takes every instance
+         *     out of a load balancer at once. Each check has 1 s; a failure is logged with its reason.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -160,7 +163,10 @@ export interface paths {
          *     `upstream_errors_total{operation}`, `upstream_calls_total{operation,upstream}`,
          *     `upstream_tokens_total{operation,model,kind,upstream}`,
          *     `upstream_schema_mismatches_total{operation,upstream}`, `credits_charged_total{operation}`,
-         *     `rate_limited_requests_total`, `db_pool_connections{state}`, and prom-client's
+         *     `credit_holds_active`, `credit_holds_expired_total`,
+         *     `rate_limited_requests_total`, `rate_limit_store_shared` (1 while the rate limit is
+         *     counted in Redis, 0 while it is counted in this process only; in cluster mode the
+         *     lowest of the workers), `db_pool_connections{state}`, and prom-client's
          *     default process and Node.js metrics. In cluster mode, summed over every worker.
          */
         get: operations["getMetrics"];
@@ -182,10 +188,17 @@ export interface components {
          */
         Id: number;
         /**
-         * @description A credit balance.
+         * Format: int32
+         * @description An initial credit balance.
          * @example 100
          */
         Credits: number;
+        /**
+         * Format: int64
+         * @description A credit balance; a grant that would take it above 9007199254740991 (the largest integer a JSON client holds exactly) is refused with `400`.
+         * @example 100
+         */
+        CreditBalance: number;
         /**
          * @description A new API key, shown once.
          * @example pps_live_0123456789abcdef0123456789abcdef01234567_89abcdef
@@ -196,6 +209,10 @@ export interface components {
             credits: components["schemas"]["Credits"];
         };
         AddCreditsRequest: {
+            /**
+             * Format: int32
+             * @description Credits to add, at most 1e9 per grant.
+             */
             amount: number;
         };
         CreatedAccount: {
@@ -214,8 +231,11 @@ export interface components {
             accountId: components["schemas"]["Id"];
             name: string;
             /** @description Available credits (granted, less charged, less held). */
-            credits: number;
-            /** @description Credits set aside for calls in flight: each paid request holds one credit before its upstream call and turns it into a charge when it stores its result, or gives it back when it fails. A hold left by a process that died is returned after a lease (see the README, "Credit holds"). */
+            credits: components["schemas"]["CreditBalance"];
+            /**
+             * Format: int64
+             * @description Credits set aside for calls in flight: each paid request holds one credit before its upstream call and turns it into a charge when it stores its result, or gives it back when it fails. A hold left by a process that died is returned after a lease (see the README, "Credit holds").
+             */
             held: number;
             tokens: components["schemas"]["TokenUsage"];
             keys: components["schemas"]["KeySummary"][];
@@ -229,7 +249,7 @@ export interface components {
         };
         Balance: {
             accountId: components["schemas"]["Id"];
-            credits: number;
+            credits: components["schemas"]["CreditBalance"];
         };
         CreatedKey: {
             keyId: components["schemas"]["Id"];
@@ -240,8 +260,11 @@ export interface components {
             /** @constant */
             active: false;
         };
-        /** @enum {string} */
-        CheckState: "ok" | "unavailable";
+        /**
+         * @description `ok`; `degraded`: not answering, but the process still serves without it; `unavailable`: not answering, and the process cannot serve.
+         * @enum {string}
+         */
+        CheckState: "ok" | "degraded" | "unavailable";
         Health: {
             /** @constant */
             status: "ok";
@@ -490,7 +513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every dependency answers. */
+            /** @description PostgreSQL answers; `status` is `degraded` when Redis does not (the rate limit is then per process). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -499,7 +522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description A dependency does not answer; `checks` says which. */
+            /** @description PostgreSQL does not answer; `checks` says so. */
             503: {
                 headers: {
                     [name: string]: unknown;

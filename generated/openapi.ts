@@ -235,7 +235,7 @@ export interface components {
          */
         Timestamp: string;
         /**
-         * @description A human-readable message.
+         * @description A human-readable message, never empty.
          * @example Snap generated successfully
          */
         Message: string;
@@ -424,7 +424,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The body is not sent as `application/json`. Nothing was charged. */
+        /** @description The body is not sent as `application/json`, or is compressed with a `Content-Encoding` other than `gzip`, `deflate` or `br`. Nothing was charged. */
         UnsupportedMediaType: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -5,7 +5,8 @@
  * (credits) and Redis (the rate limit), which config.ts insists on in this mode.
  *
  * The primary restarts a worker that dies unexpectedly (after a delay that grows while
- * replacements keep dying before they are ready), and on SIGTERM/SIGINT asks every
+ * replacements keep dying before they are ready) and kills one that is not ready within
+ * WORKER_READY_TIMEOUT_MS, which then counts as died, and on SIGTERM/SIGINT asks every
  * worker to drain and exits when they have exited: 0 if all exited cleanly.
  */
 import cluster, { type Worker } from 'node:cluster';
@@ -20,6 +21,13 @@ const SHUTDOWN = 'pps:shutdown';
 
 /** Beyond the workers' own drain (SHUTDOWN_TIMEOUT_SECONDS), before they are killed. */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * A worker not serving by then is killed and counts as failed: nothing it waits on at
+ * startup is unbounded (Redis has 2 s, then the limit is counted in-process), so a
+ * worker this late is stuck.
+ */
+export const WORKER_READY_TIMEOUT_MS = 30_000;
 
 function isMessage(value: unknown, type: string): boolean {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === type;
@@ -45,6 +53,15 @@ export function onShutdownRequest(stop: () => void): void {
   if (cluster.isWorker) process.on('message', (message: unknown) => isMessage(message, SHUTDOWN) && stop());
 }
 
+/** Calls `onLate` unless `isReady()` by `timeoutMs` after the start, or the worker exits first. */
+export function watchStartup(worker: { once(event: 'exit', listener: () => void): unknown }, isReady: () => boolean, onLate: () => void, timeoutMs = WORKER_READY_TIMEOUT_MS): void {
+  const timer = setTimeout(() => {
+    if (!isReady()) onLate();
+  }, timeoutMs);
+  timer.unref();
+  worker.once('exit', () => clearTimeout(timer));
+}
+
 /** Delay before starting a replacement, after `failures` deaths since a worker was last ready. */
 export function restartDelayMs(failures: number): number {
   return Math.min(100 * 2 ** Math.max(0, failures - 1), 30_000);
@@ -61,7 +78,13 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   let cleanExit = true;
 
   const fork = () => {
-    if (!stopping) live.add(cluster.fork());
+    if (stopping) return;
+    const worker = cluster.fork();
+    live.add(worker);
+    watchStartup(worker, () => ready.has(worker), () => {
+      logger.error({ workerId: worker.id, pid: worker.process.pid, readyTimeoutMs: WORKER_READY_TIMEOUT_MS }, 'a worker was not ready in time: killing it');
+      worker.process.kill('SIGKILL');
+    });
   };
 
   /** Ready workers drain on request; a worker still starting has nothing to drain. */

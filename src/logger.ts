@@ -20,6 +20,9 @@ export const REDACTED_PATHS = [
   '*.draft',
   'req.headers["x-api-key"]',
   'req.headers.authorization',
+  'err.detail',
+  'err.where',
+  'err.internalQuery',
 ];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
       url: server.url,
       adminUrl: server.adminUrl ?? 'off (no ADMIN_TOKEN)',
       database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})`,
-      rateLimitStore: config.redisUrl ? 'redis' : 'memory',
+      rateLimitStore: server.services.rateLimit.shared() ? 'redis' : config.redisUrl ? 'memory until Redis answers' : 'memory',
       predictor: config.openai ? `openai (${config.openai.primary.model}${config.openai.fallback ? `, fallback ${config.openai.fallback.model}` : ''})` : 'embedded',
     },
     'profile prediction service started',

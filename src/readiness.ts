@@ -2,27 +2,40 @@
  * Readiness (GET /readyz): can this process serve requests? Every dependency it needs
  * is probed at once, each within `timeoutMs`, so a hung dependency answers "not
  * ready" quickly instead of hanging the probe.
+ *
+ * PostgreSQL is required: without it nothing can be served (503). Redis is not: without
+ * it the rate limit is counted in this process and the service keeps serving, so a
+ * Redis outage is `degraded` (200) and never takes every instance out of a load
+ * balancer at once.
  */
 import type { Services } from './services';
 import { withTimeout } from './with-timeout';
 
-export type CheckState = 'ok' | 'unavailable';
+export type CheckState = 'ok' | 'degraded' | 'unavailable';
 
 export interface Readiness {
   status: CheckState;
   checks: Record<string, CheckState>;
 }
 
-export type Probes = Record<string, () => Promise<unknown>>;
+export interface Probe {
+  check: () => Promise<unknown>;
+  /** The process serves without it (worse): its failure is `degraded`, not `unavailable`. */
+  optional?: boolean;
+}
 
-/** PostgreSQL (`select 1`), and Redis (PING) when the rate limit is kept there. */
+export type Probes = Record<string, Probe>;
+
+/** PostgreSQL (`select 1`), and Redis (PING, and the rate limit counted there) when REDIS_URL is set. */
 export function readinessProbes(services: Pick<Services, 'db' | 'rateLimit'>): Probes {
   const { ping } = services.rateLimit;
   return {
-    postgresql: async () => {
-      await services.db.raw('select 1');
+    postgresql: {
+      check: async () => {
+        await services.db.raw('select 1');
+      },
     },
-    ...(ping ? { redis: ping } : {}),
+    ...(ping ? { redis: { check: ping, optional: true } } : {}),
   };
 }
 
@@ -35,12 +48,14 @@ export interface ReadinessOptions {
 export async function checkReadiness(probes: Probes, options: ReadinessOptions = {}): Promise<Readiness> {
   const { timeoutMs = 1000, onFailure } = options;
   const entries = Object.entries(probes);
-  const results = await Promise.allSettled(entries.map(([, probe]) => withTimeout(Promise.resolve().then(probe), timeoutMs)));
+  const results = await Promise.allSettled(entries.map(([, probe]) => withTimeout(Promise.resolve().then(probe.check), timeoutMs)));
   const checks: Record<string, CheckState> = {};
-  entries.forEach(([name], i) => {
+  entries.forEach(([name, probe], i) => {
     const result = results[i];
-    checks[name] = result?.status === 'fulfilled' ? 'ok' : 'unavailable';
+    checks[name] = result?.status === 'fulfilled' ? 'ok' : probe.optional ? 'degraded' : 'unavailable';
     if (result?.status === 'rejected') onFailure?.(name, result.reason);
   });
-  return { status: Object.values(checks).every((state) => state === 'ok') ? 'ok' : 'unavailable', checks };
+  const states = Object.values(checks);
+  const status = states.includes('unavailable') ? 'unavailable' : states.includes('degraded') ? 'degraded' : 'ok';
+  return { status, checks };
 }

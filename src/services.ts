@@ -20,6 +20,7 @@ import { createMemoryStore, createRedisStore, type RateLimitStore } from './http
 import type { Logger } from './logger';
 import { countCommsCharges, countSnapCharges } from './metrics/counted-charges';
 import { instrumentPredictor } from './metrics/instrumented-predictor';
+import { registerRateLimitGauge } from './metrics/rate-limit-gauge';
 import { createMetrics, type Metrics } from './metrics/registry';
 import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
 import { OpenAiPredictor } from './upstream/openai/openai-predictor';
@@ -54,8 +55,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
   if (options.migrate ?? true) await migrateToLatest(db);
+  const rateLimit = config.redisUrl
+    ? await createRedisStore({ redisUrl: config.redisUrl, prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000, logger })
+    : createMemoryStore();
   const metrics = createMetrics(db);
-  const rateLimit = config.redisUrl ? await createRedisStore(config.redisUrl, config.rateLimitRedisPrefix, logger) : createMemoryStore();
+  registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(new KnexCallerRepository(db));
   const accounts = new KnexAccountRepository(db, () => callers.clear());
   const statements = new GroupCommit(db);

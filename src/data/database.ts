@@ -2,6 +2,9 @@
  * One knex instance: PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise.
  * The same migrations run on both.
  *
+ * A failed query's error message carries its SQL with placeholders, never its bound
+ * values (`compileSqlOnError: false`): those are the request's text (name, notes, draft).
+ *
  * PGlite has a single connection: inside a transaction, every query must go through
  * `trx`, never `knex`, or it waits for itself forever.
  */
@@ -27,11 +30,12 @@ export function createDatabase(options: DatabaseOptions): Knex {
       connection: { connectionString: options.databaseUrl, connectionTimeoutMillis: 2000 },
       pool: { min: 0, max: options.poolMax },
       acquireConnectionTimeout: 5000,
+      compileSqlOnError: false,
       log,
     });
   }
   mkdirSync(options.dataDir, { recursive: true });
-  return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, log });
+  return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, compileSqlOnError: false, log });
 }
 
 /** The key of the advisory lock that serialises migration runs (any constant, fixed forever). */

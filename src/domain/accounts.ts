@@ -21,7 +21,14 @@ export async function getAccount(accounts: AccountRepository, accountId: number)
   return (await accounts.find(accountId)) ?? accountNotFound();
 }
 
+/** The largest balance: what a JavaScript number (and so a JSON client) holds exactly. */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
 export async function addCredits(accounts: AccountRepository, accountId: number, amount: number): Promise<{ accountId: number; credits: number }> {
+  const account = (await accounts.find(accountId)) ?? accountNotFound();
+  if (account.credits + amount > MAX_BALANCE) {
+    throw new AppError({ kind: 'invalid_request', message: MESSAGES.balanceTooLarge(MAX_BALANCE) });
+  }
   const credits = await accounts.addCredits(accountId, amount);
   return credits === null ? accountNotFound() : { accountId, credits };
 }

@@ -65,14 +65,21 @@ function fromBodyParser(err: unknown): AppError | undefined {
     case 'entity.too.large':
       return new AppError({ kind: 'payload_too_large', message: MESSAGES.payloadTooLarge(JSON_BODY_LIMIT_BYTES) });
     case 'charset.unsupported':
-    case 'encoding.unsupported':
       return new AppError({ kind: 'unsupported_media_type', message: MESSAGES.unsupportedMediaType });
+    case 'encoding.unsupported':
+      return new AppError({ kind: 'unsupported_media_type', message: MESSAGES.unsupportedContentEncoding });
     case 'request.size.invalid':
     case 'request.aborted':
       return new AppError({ kind: 'invalid_request', message: MESSAGES.invalidJson });
     default:
-      return undefined;
+      return isZlibError(err) ? new AppError({ kind: 'invalid_request', message: MESSAGES.notDecompressible }) : undefined;
   }
+}
+
+/** A gzip/deflate (`Z_DATA_ERROR`, …) or brotli (`ERR__ERROR_…`) failure, passed on by express.json() as a bare 400. */
+function isZlibError(err: unknown): boolean {
+  const code = err && typeof err === 'object' && 'code' in err ? err.code : undefined;
+  return typeof code === 'string' && /^(Z_|ERR__ERROR_)/.test(code);
 }
 
 /** Errors of express-openapi-validator: an HTTP status and a list of items. */

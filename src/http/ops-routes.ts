@@ -31,7 +31,7 @@ export function opsRoutes(deps: OpsDependencies): Router {
     },
     getReadiness: async (_req, res) => {
       const readiness = await deps.readiness();
-      res.status(readiness.status === 'ok' ? 200 : 503).json(readiness);
+      res.status(readiness.status === 'unavailable' ? 503 : 200).json(readiness);
     },
     getMetrics: async (_req, res) => {
       try {

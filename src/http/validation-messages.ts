@@ -14,6 +14,9 @@ export interface ValidatorErrorItem {
   expectedType?: string | undefined;
 }
 
+/** The spec's pattern for text that PostgreSQL can store (any character but U+0000), as Ajv quotes it. */
+const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
 const TYPE_WORDS: Record<string, string> = {
   string: 'a string',
   integer: 'an integer number',
@@ -59,6 +62,7 @@ function describe(error: ValidatorErrorItem): string {
     case 'enum':
       return `${field} must be one of the following values: ${error.message.split(': ').slice(1).join(': ')}`;
     case 'pattern':
+      if (error.message.includes(NO_NUL_PATTERN)) return `${field} must not contain NUL characters`;
       return `${field} must match ${error.message.replace(/^must match pattern "(.*)"$/, '$1')} regular expression`;
     case 'format':
       return `${field} must be a valid ${error.message.replace(/^must match format "?([^"]*)"?$/, '$1')}`;

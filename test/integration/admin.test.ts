@@ -66,6 +66,41 @@ describe('admin API', () => {
     expect(await ledgerOf(server, account.accountId)).toEqual({ sum: 7, rows: 2 });
   });
 
+  test('when three grants of 1e9 are added, then the balance is 3,000,000,000 and more (past int4), never a 500', async () => {
+    const account = await createAccount(server, 1_000_000_000);
+    for (const want of [2_000_000_000, 3_000_000_000, 4_000_000_000]) {
+      const response = await adminFetch('POST', `/admin/v1/accounts/${account.accountId}/credits`, { body: { amount: 1_000_000_000 } });
+      expect({ status: response.status, data: (await bodyOf(response)).data }).toEqual({ status: 200, data: { accountId: account.accountId, credits: want } });
+    }
+    expect((await bodyOf(await adminFetch('GET', `/admin/v1/accounts/${account.accountId}`))).data.credits).toBe(4_000_000_000);
+  });
+
+  test.each([
+    ['a grant over 1e9', { amount: 1_000_000_001 }, 'amount must not be greater than 1000000000'],
+    ['a grant that is not a whole number', { amount: 1.5 }, 'amount must be an integer number'],
+  ])('when %s is asked, then it answers 400 in the envelope', async (_name, body, message) => {
+    const account = await createAccount(server, 1);
+    const response = await adminFetch('POST', `/admin/v1/accounts/${account.accountId}/credits`, { body });
+    expect({ status: response.status, body: await bodyOf(response) }).toEqual({
+      status: 400,
+      body: { success: false, message, error: message, statusCode: 400, timestamp: expect.any(String) },
+    });
+  });
+
+  test('when a grant would take the balance past 9007199254740991, then it answers 400 in the envelope and changes nothing', async () => {
+    const account = await createAccount(server, 1);
+    const nearMax = Number.MAX_SAFE_INTEGER - 10;
+    await server.services.db('accounts').where({ id: account.accountId }).update({ credits: nearMax });
+    const response = await adminFetch('POST', `/admin/v1/accounts/${account.accountId}/credits`, { body: { amount: 11 } });
+    const message = 'amount would take the balance above 9007199254740991 credits';
+    expect({ status: response.status, body: await bodyOf(response) }).toEqual({
+      status: 400,
+      body: { success: false, message, error: message, statusCode: 400, timestamp: expect.any(String) },
+    });
+    expect((await bodyOf(await adminFetch('GET', `/admin/v1/accounts/${account.accountId}`))).data.credits).toBe(nearMax);
+    expect(await ledgerOf(server, account.accountId)).toEqual({ sum: 1, rows: 1 });
+  });
+
   test('when a second key is created, then both keys work until one is deactivated', async () => {
     const account = await createAccount(server, 5);
     const created = await bodyOf(await adminFetch('POST', `/admin/v1/accounts/${account.accountId}/keys`));

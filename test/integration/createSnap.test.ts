@@ -1,4 +1,5 @@
 /** POST /api/v1/snap against real PostgreSQL and Redis: contract §4.1, §5, §7. */
+import { gzipSync } from 'node:zlib';
 import { bodyOf } from '../support/json';
 import { MESSAGES } from '../../src/domain/messages';
 import { PROFILE_CODES, PROFILE_NAMES } from '../../src/domain/profiles';
@@ -148,6 +149,34 @@ describe('createSnap', () => {
     const account = await createAccount(server, 1);
     const response = await postSnap(account, 'name=Ada', { 'content-type': 'application/x-www-form-urlencoded' });
     await expectFailure(response, 415, 'Content-Type must be application/json');
+  });
+
+  function postEncoded(account: TestAccount, encoding: string, body: Uint8Array): Promise<Response> {
+    return fetch(`${server.url}/api/v1/snap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'x-api-key': account.apiKey },
+      body,
+    });
+  }
+
+  test('when the body is gzip-compressed, then it is read like any other', async () => {
+    const account = await createAccount(server, 1);
+    expect((await postEncoded(account, 'gzip', gzipSync(JSON.stringify(PERSON)))).status).toBe(201);
+  });
+
+  test.each([
+    ['gzip', 'bytes that are not gzip', Buffer.from(JSON.stringify(PERSON))],
+    ['deflate', 'bytes that are not deflate', Buffer.from('not deflate at all')],
+    ['gzip', 'a truncated gzip stream', gzipSync(JSON.stringify(PERSON)).subarray(0, 20)],
+  ])('when the body says Content-Encoding %s but holds %s, then it answers 400 saying so and charges nothing', async (encoding, _what, body) => {
+    const account = await createAccount(server, 1);
+    await expectFailure(await postEncoded(account, encoding, body), 400, 'Request body could not be decompressed with its Content-Encoding');
+    expect(await balanceOf(server, account.accountId)).toBe(1);
+  });
+
+  test('when the body has an unsupported Content-Encoding, then it answers 415 naming the encodings', async () => {
+    const account = await createAccount(server, 1);
+    await expectFailure(await postEncoded(account, 'compress', Buffer.from(JSON.stringify(PERSON))), 415, 'Content-Encoding must be gzip, deflate, br or identity');
   });
 
   test('when the route does not exist, then it answers 404 in the envelope', async () => {

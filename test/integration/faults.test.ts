@@ -6,6 +6,7 @@
 import { bodyOf } from '../support/json';
 import { delay, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
 import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
+import { sampleValue } from '../support/prometheus';
 import { controlService } from '../support/services-control';
 import { spawnServer } from '../support/spawned-server';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
@@ -105,6 +106,30 @@ describe('Redis stopped', () => {
       if (!counted) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(counted).toBe(true);
+  });
+
+  async function readiness(): Promise<{ status: number; body: unknown; shared: number }> {
+    const response = await fetch(`${server.adminUrl}/readyz`);
+    const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
+    return { status: response.status, body: await bodyOf(response), shared: sampleValue(metrics, 'rate_limit_store_shared') };
+  }
+
+  test('when Redis is down, then /readyz stays 200 with Redis "degraded", the metric says the limit is per-process, and both recover with Redis', async () => {
+    expect(await readiness()).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } }, shared: 1 });
+    await controlService('redis-stop');
+    try {
+      // The store notices on the first request that needs it.
+      expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': clientIp() })).status).toBe(201);
+      expect(await readiness()).toEqual({ status: 200, body: { status: 'degraded', checks: { postgresql: 'ok', redis: 'degraded' } }, shared: 0 });
+    } finally {
+      await controlService('redis-start');
+    }
+    let recovered = await readiness();
+    for (let attempt = 0; attempt < 50 && recovered.shared !== 1; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      recovered = await readiness();
+    }
+    expect(recovered).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } }, shared: 1 });
   });
 });
 

@@ -1,4 +1,4 @@
-import { checkReadiness, type Probes } from '../../src/readiness';
+import { checkReadiness, type Probe, type Probes } from '../../src/readiness';
 
 const ok = async () => undefined;
 const refused = async () => {
@@ -8,27 +8,31 @@ const hangs = () => new Promise<never>(() => undefined);
 const throwsAtOnce = () => {
   throw new Error('not connected');
 };
+const required = (check: Probe['check']): Probe => ({ check });
+const optional = (check: Probe['check']): Probe => ({ check, optional: true });
 
 describe('checkReadiness', () => {
   test.each<[string, { given: Probes; want: object }]>([
-    ['every probe answers', { given: { postgresql: ok, redis: ok }, want: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } } }],
-    ['there is no Redis to probe', { given: { postgresql: ok }, want: { status: 'ok', checks: { postgresql: 'ok' } } }],
-    ['one probe is refused', { given: { postgresql: ok, redis: refused }, want: { status: 'unavailable', checks: { postgresql: 'ok', redis: 'unavailable' } } }],
-    ['one probe hangs', { given: { postgresql: hangs, redis: ok }, want: { status: 'unavailable', checks: { postgresql: 'unavailable', redis: 'ok' } } }],
-    ['one probe throws before it starts', { given: { postgresql: ok, redis: throwsAtOnce }, want: { status: 'unavailable', checks: { postgresql: 'ok', redis: 'unavailable' } } }],
+    ['every probe answers', { given: { postgresql: required(ok), redis: optional(ok) }, want: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } } }],
+    ['there is no Redis to probe', { given: { postgresql: required(ok) }, want: { status: 'ok', checks: { postgresql: 'ok' } } }],
+    ['an optional probe is refused', { given: { postgresql: required(ok), redis: optional(refused) }, want: { status: 'degraded', checks: { postgresql: 'ok', redis: 'degraded' } } }],
+    ['a required probe is refused', { given: { postgresql: required(refused), redis: optional(ok) }, want: { status: 'unavailable', checks: { postgresql: 'unavailable', redis: 'ok' } } }],
+    ['a required probe hangs', { given: { postgresql: required(hangs), redis: optional(ok) }, want: { status: 'unavailable', checks: { postgresql: 'unavailable', redis: 'ok' } } }],
+    ['both fail', { given: { postgresql: required(hangs), redis: optional(refused) }, want: { status: 'unavailable', checks: { postgresql: 'unavailable', redis: 'degraded' } } }],
+    ['an optional probe throws before it starts', { given: { postgresql: required(ok), redis: optional(throwsAtOnce) }, want: { status: 'degraded', checks: { postgresql: 'ok', redis: 'degraded' } } }],
   ])('when %s, then the answer says so', async (_name, { given, want }) => {
     expect(await checkReadiness(given, { timeoutMs: 50 })).toEqual(want);
   });
 
   test('when a probe hangs, then the answer comes after the timeout, not later', async () => {
     const started = Date.now();
-    await checkReadiness({ postgresql: hangs }, { timeoutMs: 50 });
+    await checkReadiness({ postgresql: required(hangs) }, { timeoutMs: 50 });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
   test('when a probe fails, then onFailure is told which and why', async () => {
     const failures: Array<[string, string]> = [];
-    await checkReadiness({ postgresql: ok, redis: refused }, { onFailure: (check, err) => failures.push([check, String(err)]) });
+    await checkReadiness({ postgresql: required(ok), redis: optional(refused) }, { onFailure: (check, err) => failures.push([check, String(err)]) });
     expect(failures).toEqual([['redis', 'Error: connect ECONNREFUSED']]);
   });
 });

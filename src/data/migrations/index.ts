@@ -7,6 +7,7 @@ import * as initial from './001-initial';
 import * as commsAnalyses from './002-comms-analyses';
 import * as idempotencyKeys from './003-idempotency-keys';
 import * as creditHolds from './004-credit-holds';
+import * as creditsBigint from './005-credits-bigint';
 import * as upstreamUsage from './006-upstream-usage';
 import * as chargeOwners from './007-charge-owners';
 
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '002-comms-analyses': commsAnalyses,
   '003-idempotency-keys': idempotencyKeys,
   '004-credit-holds': creditHolds,
+  '005-credits-bigint': creditsBigint,
   '006-upstream-usage': upstreamUsage,
   '007-charge-owners': chargeOwners,
 };

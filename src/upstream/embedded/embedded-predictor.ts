@@ -1,7 +1,9 @@
 /**
  * The deterministic, offline predictor: the default when no OPENAI_API_KEY is set.
- * Same input, same output; no network, no randomness, no clock.
+ * Same input, same output; no network, no randomness, no clock. Its texts are held to
+ * the spec's limits like the model's (a long goal or draft is quoted in them).
  */
+import { boundCommsAnalysis, boundSnapPrediction } from '../bounded-output';
 import { analyseCommsEmbedded } from './comms-analysis';
 import { predictSnapEmbedded } from './snap-prediction';
 import type { CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject } from '../../domain/ports';
@@ -10,10 +12,10 @@ const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon
 
 export class EmbeddedPredictor implements Predictor {
   async predictSnap(subject: SnapSubject): Promise<Predicted<SnapPrediction>> {
-    return { result: predictSnapEmbedded(subject), provenance: PROVENANCE };
+    return { result: boundSnapPrediction(predictSnapEmbedded(subject)), provenance: PROVENANCE };
   }
 
   async analyseComms(request: CommsRequest): Promise<Predicted<CommsAnalysis>> {
-    return { result: analyseCommsEmbedded(request), provenance: PROVENANCE };
+    return { result: boundCommsAnalysis(analyseCommsEmbedded(request)), provenance: PROVENANCE };
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The model's `snap_prediction` JSON → SnapPrediction. Lenient: a field missing or
- * unusable becomes null. A secondary profile of Visionary passes through: the domain
- * refuses it, so the rule lives in one place.
+ * unusable becomes null; texts are held to the spec's limits. A secondary profile of
+ * Visionary passes through: the domain refuses it, so the rule lives in one place.
  */
 import { isConfidence } from '../../domain/profiles';
 import type { SnapPrediction } from '../../domain/ports';
+import { boundSnapPrediction } from '../bounded-output';
 import { readString, type JsonObject } from './read-json-values';
 import { resolveProfile } from './resolve-profile';
 
@@ -12,7 +13,7 @@ export function mapSnapPrediction(json: JsonObject): SnapPrediction {
   const primary = resolveProfile(json['profile']);
   const secondary = resolveProfile(json['secondary_profile']);
   const confidence = json['confidence'];
-  return {
+  return boundSnapPrediction({
     profile: primary.name,
     primary_code: primary.code,
     secondary_profile: secondary.name,
@@ -21,5 +22,5 @@ export function mapSnapPrediction(json: JsonObject): SnapPrediction {
     reasoning: readString(json['reasoning']),
     summary: readString(json['summary']),
     secondary_profile_summary: readString(json['secondary_profile_summary']),
-  };
+  });
 }

@@ -58,8 +58,18 @@ describe('errorMapper', () => {
     ['entity.parse.failed', 400, 'Request body is not valid JSON'],
     ['entity.too.large', 413, 'Request body must not be larger than 32768 bytes'],
     ['charset.unsupported', 415, 'Content-Type must be application/json'],
+    ['encoding.unsupported', 415, 'Content-Encoding must be gzip, deflate, br or identity'],
   ])('when express.json fails with %s, then it answers %i', (type, status, message) => {
     expect(map(Object.assign(new Error('x'), { type }))).toMatchObject({ status, body: { message } });
+  });
+
+  test.each([
+    ['gzip or deflate', 'Z_DATA_ERROR', 'incorrect header check'],
+    ['a truncated stream', 'Z_BUF_ERROR', 'unexpected end of file'],
+    ['brotli', 'ERR__ERROR_FORMAT_PADDING_1', 'Decompression failed'],
+  ])('when the body does not decompress (%s), then it answers 400 saying so, never an empty message', (_name, code, text) => {
+    const zlibError = Object.assign(new Error(text), { code, errno: -3, status: 400, statusCode: 400, expose: true });
+    expect(map(zlibError)).toMatchObject({ status: 400, body: { message: 'Request body could not be decompressed with its Content-Encoding' } });
   });
 
   test('when the validator refuses a body, then the items become the validation text', () => {

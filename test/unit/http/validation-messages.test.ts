@@ -33,6 +33,7 @@ describe('validationMessage', () => {
     ['a small number', { given: [item('/body/snapId', 'minimum', 'must be >= 1')], want: 'snapId must not be less than 1' }],
     ['a large number', { given: [item('/body/snapId', 'maximum', 'must be <= 100')], want: 'snapId must not be greater than 100' }],
     ['an enum', { given: [item('/body/channel', 'enum', 'must be equal to one of the allowed values: email, chat')], want: 'channel must be one of the following values: email, chat' }],
+    ['the no-NUL pattern', { given: [item('/body/name', 'pattern', 'must match pattern "^[^\\u0000]*$"')], want: 'name must not contain NUL characters' }],
     ['a pattern', { given: [item('/headers/idempotency-key', 'pattern', 'must match pattern "^[a-z]+$"')], want: 'idempotency-key must match ^[a-z]+$ regular expression' }],
     ['the whole body', { given: [item('/body', 'type', 'must be object')], want: 'request body must be an object' }],
     [

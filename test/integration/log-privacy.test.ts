@@ -1,0 +1,142 @@
+/**
+ * No request text in any log line, even when a charging statement fails for real in
+ * PostgreSQL. This test's own connection sets two traps that only rows carrying its
+ * markers fall into: a trigger that holds the statement (its backend is then terminated,
+ * as when PostgreSQL restarts mid-charge), and a CHECK constraint that refuses the row
+ * (PostgreSQL then quotes the whole failing row, request text included, in the error's
+ * `detail`). The service's logs are read for the name, notes, goal and draft.
+ */
+import { randomUUID } from 'node:crypto';
+import { knex, type Knex } from 'knex';
+import { bodyOf } from '../support/json';
+import { createAccount, PERSON } from '../support/factories';
+import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
+
+const HELD = `held-${randomUUID()}`;
+const REFUSED = `refused-${randomUUID()}`;
+const TABLES = ['snaps', 'comms_analyses'] as const;
+let server: TestServer;
+/** The test's own connection: it sets the traps and terminates the service's backend. */
+let db: Knex;
+
+async function removeTraps(): Promise<void> {
+  for (const table of TABLES) {
+    await db.raw('DROP TRIGGER IF EXISTS pps_test_hold_marked ON ??', [table]);
+    await db.raw('ALTER TABLE ?? DROP CONSTRAINT IF EXISTS pps_test_refuse_marked', [table]);
+  }
+  await db.raw('DROP FUNCTION IF EXISTS pps_test_hold_marked_insert()');
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ LOG_LEVEL: 'info' });
+  db = knex({ client: 'pg', connection: requireEnv('DATABASE_URL'), pool: { min: 0, max: 1 } });
+  await removeTraps();
+  await db.raw(`
+    CREATE FUNCTION pps_test_hold_marked_insert() RETURNS trigger AS $$
+    BEGIN
+      IF NEW.request::text LIKE '%' || TG_ARGV[0] || '%' THEN PERFORM pg_sleep(30); END IF;
+      RETURN NEW;
+    END $$ LANGUAGE plpgsql`);
+  for (const table of TABLES) {
+    await db.raw(`CREATE TRIGGER pps_test_hold_marked BEFORE INSERT ON ?? FOR EACH ROW EXECUTE FUNCTION pps_test_hold_marked_insert('${HELD}')`, [table]);
+    await db.raw(`ALTER TABLE ?? ADD CONSTRAINT pps_test_refuse_marked CHECK (request::text NOT LIKE '%${REFUSED}%') NOT VALID`, [table]);
+  }
+});
+
+afterAll(async () => {
+  await removeTraps();
+  await db.destroy();
+  await server.close();
+});
+
+/** Waits (bounded) for the charging statement to sleep in the trigger, then terminates its backend. */
+async function terminateHeldStatement(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const { rows } = await db.raw<{ rows: { pid: number }[] }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep' AND query LIKE '%credit_ledger%'",
+    );
+    const [held] = rows;
+    if (held) {
+      await db.raw('SELECT pg_terminate_backend(?)', [held.pid]);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the charging statement never reached the trigger');
+}
+
+/**
+ * The terminated connection goes back to the service's pool an instant before its
+ * socket's end is seen, and the next query there would fail (503, charging nothing):
+ * wait until the service's own queries answer again.
+ */
+async function untilServicePoolAnswers(): Promise<void> {
+  let answered = 0;
+  for (let attempt = 0; attempt < 100 && answered < 5; attempt += 1) {
+    answered = await server.services.db.raw('select 1').then(
+      () => answered + 1,
+      () => 0,
+    );
+  }
+}
+
+/** POSTs, terminating the charging statement's backend meanwhile. */
+async function postTerminated(path: string, body: unknown, apiKey: string): Promise<Response> {
+  const [response] = await Promise.all([server.post(path, body, { 'x-api-key': apiKey }), terminateHeldStatement()]);
+  await untilServicePoolAnswers();
+  return response;
+}
+
+async function snapOf(apiKey: string): Promise<number> {
+  const snap = await bodyOf(await server.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey }));
+  return snap.data.snapId as number;
+}
+
+function expectLoggedWithout(kind: string, texts: string[]): void {
+  const logs = server.logs();
+  expect(logs).toContain(`"kind":"${kind}"`);
+  for (const text of texts) expect(logs).not.toContain(text);
+}
+
+describe('a charging statement that fails in PostgreSQL', () => {
+  test('when the snap statement is terminated mid-statement, then it answers 503 and the log holds neither the name nor the notes', async () => {
+    const account = await createAccount(server, 3);
+    const person = { ...PERSON, name: `Ada ${HELD}`, notes: `secret notes ${randomUUID()}` };
+
+    const response = await postTerminated('/api/v1/snap', person, account.apiKey);
+
+    expect(response.status).toBe(503);
+    expectLoggedWithout('unavailable', [HELD, person.notes]);
+  });
+
+  test('when the comms statement is terminated mid-statement, then it answers 503 and the log holds neither the goal nor the draft', async () => {
+    const account = await createAccount(server, 3);
+    const request = { snapId: await snapOf(account.apiKey), goal: `secret goal ${randomUUID()}`, draft: `secret draft ${HELD}` };
+
+    const response = await postTerminated('/api/v1/snap/comms', request, account.apiKey);
+
+    expect(response.status).toBe(503);
+    expectLoggedWithout('unavailable', [HELD, request.goal]);
+  });
+
+  test('when PostgreSQL refuses the snap row and quotes it in its error, then it answers 500 and the log holds neither the name nor the notes', async () => {
+    const account = await createAccount(server, 3);
+    const person = { ...PERSON, name: `Ada ${REFUSED}`, notes: `secret notes ${randomUUID()}` };
+
+    const response = await server.post('/api/v1/snap', person, { 'x-api-key': account.apiKey });
+
+    expect(response.status).toBe(500);
+    expect(server.logs()).toContain('pps_test_refuse_marked');
+    expectLoggedWithout('internal', [REFUSED, person.notes]);
+  });
+
+  test('when PostgreSQL refuses the comms row and quotes it in its error, then it answers 500 and the log holds neither the goal nor the draft', async () => {
+    const account = await createAccount(server, 3);
+    const request = { snapId: await snapOf(account.apiKey), goal: `secret goal ${randomUUID()}`, draft: `secret draft ${REFUSED}` };
+
+    const response = await server.post('/api/v1/snap/comms', request, { 'x-api-key': account.apiKey });
+
+    expect(response.status).toBe(500);
+    expectLoggedWithout('internal', [REFUSED, request.goal]);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * Startup never waits on Redis: the built service (a real process) starts with Redis
+ * down, or with a Redis user that may not load scripts, serves at once on the
+ * in-process limit with a warning, and moves to the shared limit when Redis answers.
+ * `make integration` builds first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { sampleValue } from '../support/prometheus';
+import { freePort, spawnServer, type SpawnedServer } from '../support/spawned-server';
+import { requireEnv } from '../support/test-server';
+
+jest.setTimeout(90_000);
+
+let server: SpawnedServer | undefined;
+
+afterEach(async () => {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  server = undefined;
+});
+
+async function sharedGauge(target: SpawnedServer): Promise<number> {
+  return sampleValue(await (await fetch(`${target.adminUrl}/metrics`)).text(), 'rate_limit_store_shared');
+}
+
+async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
+  const client = createClient({ url: redisUrl });
+  await client.connect();
+  try {
+    return await client.keys(`${prefix}*`);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Sends requests (bounded) until the rate limit's keys appear in Redis. */
+async function untilCountedIn(target: SpawnedServer, redisUrl: string, prefix: string): Promise<string[]> {
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    await fetch(`${target.url}/api/v1/snap`, { method: 'POST' });
+    const keys = await keysOf(redisUrl, prefix);
+    if (keys.length > 0) return keys;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return [];
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
+    client.on('error', () => undefined);
+    const up = await client.connect().then(
+      async () => {
+        await client.close();
+        return true;
+      },
+      () => false,
+    );
+    if (up) return redis;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('redis-server did not start');
+}
+
+describe('Redis down at startup', () => {
+  test('when nothing listens on REDIS_URL, then the service serves within seconds on the in-process limit, and uses Redis once it starts', async () => {
+    const port = await freePort();
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    const prefix = `startup:${randomUUID()}:`;
+    const started = Date.now();
+    server = await spawnServer({ REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix });
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    const first = await fetch(`${server.url}/api/v1/snap`, { method: 'POST' });
+    expect(first.status).toBe(401);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('999999');
+    expect(server.output()).toContain('"level":40');
+    expect(server.output()).toContain('using the in-process limit');
+    expect(await sharedGauge(server)).toBe(0);
+    const readiness = await fetch(`${server.adminUrl}/readyz`);
+    expect({ status: readiness.status, body: await readiness.json() }).toEqual({ status: 200, body: { status: 'degraded', checks: { postgresql: 'ok', redis: 'degraded' } } });
+
+    const redis = await startRedis(port);
+    try {
+      expect(await untilCountedIn(server, redisUrl, prefix)).not.toEqual([]);
+      expect(await sharedGauge(server)).toBe(1);
+    } finally {
+      redis.kill('SIGTERM');
+      await once(redis, 'exit');
+    }
+  });
+});
+
+describe('Redis refuses SCRIPT LOAD', () => {
+  const user = `pps-noscript-${randomUUID()}`;
+  const password = randomUUID();
+  let admin: ReturnType<typeof createClient>;
+
+  beforeAll(async () => {
+    admin = createClient({ url: requireEnv('REDIS_URL') });
+    await admin.connect();
+    await admin.sendCommand(['ACL', 'SETUSER', user, 'on', `>${password}`, '~*', '&*', '+@all', '-script']);
+  });
+
+  afterAll(async () => {
+    await admin.sendCommand(['ACL', 'DELUSER', user]);
+    await admin.close();
+  });
+
+  test('when the Redis user may not run SCRIPT, then the service starts and serves on the in-process limit with a warning, and uses Redis once it may', async () => {
+    const url = new URL(requireEnv('REDIS_URL'));
+    url.username = user;
+    url.password = password;
+    const prefix = `noscript:${randomUUID()}:`;
+    server = await spawnServer({ REDIS_URL: url.toString(), RATE_LIMIT_REDIS_PREFIX: prefix });
+
+    const first = await fetch(`${server.url}/api/v1/snap`, { method: 'POST' });
+    expect(first.status).toBe(401);
+    expect(server.output()).toContain('NOPERM');
+    expect(server.output()).toContain('using the in-process limit');
+    expect(await sharedGauge(server)).toBe(0);
+
+    await admin.sendCommand(['ACL', 'SETUSER', user, '+script']);
+    expect(await untilCountedIn(server, requireEnv('REDIS_URL'), prefix)).not.toEqual([]);
+    expect(await sharedGauge(server)).toBe(1);
+    expect(server.child.exitCode).toBeNull();
+    expect(server.output()).not.toContain('Unhandled');
+  });
+});
