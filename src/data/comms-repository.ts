@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
 import type { GroupCommit } from './group-commit';
-import { storeCharged } from './store-charged';
+import { provenanceColumns, storeCharged } from './store-charged';
 import type { ChargeOutcome, ChargedComms, CommsRepository, StoredComms } from '../domain/ports';
 
 export class KnexCommsRepository implements CommsRepository {
@@ -20,12 +20,7 @@ export class KnexCommsRepository implements CommsRepository {
         snap_id: comms.snapId,
         request: JSON.stringify(comms.request),
         response: JSON.stringify(comms.analysis),
-        predictor: comms.provenance.predictor,
-        model: comms.provenance.model,
-        prompt_version: comms.provenance.promptVersion,
-        upstream: comms.provenance.upstream ?? null,
-        prompt_tokens: comms.provenance.promptTokens ?? null,
-        completion_tokens: comms.provenance.completionTokens ?? null,
+        ...provenanceColumns(comms.provenance),
       },
       ledger: { reason: 'comms', column: 'comms_id' },
       claim: comms.claim,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
 import type { GroupCommit } from './group-commit';
-import { storeCharged } from './store-charged';
+import { provenanceColumns, storeCharged } from './store-charged';
 import type { ChargeOutcome, ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
 
 export class KnexSnapRepository implements SnapRepository {
@@ -19,12 +19,7 @@ export class KnexSnapRepository implements SnapRepository {
       columns: {
         request: JSON.stringify(snap.subject),
         prediction: JSON.stringify(snap.prediction),
-        predictor: snap.provenance.predictor,
-        model: snap.provenance.model,
-        prompt_version: snap.provenance.promptVersion,
-        upstream: snap.provenance.upstream ?? null,
-        prompt_tokens: snap.provenance.promptTokens ?? null,
-        completion_tokens: snap.provenance.completionTokens ?? null,
+        ...provenanceColumns(snap.provenance),
       },
       ledger: { reason: 'snap', column: 'snap_id' },
       claim: snap.claim,

@@ -16,7 +16,7 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
 import type { Executor, GroupCommit } from './group-commit';
-import type { ChargeOutcome, ClaimedKey } from '../domain/ports';
+import type { ChargeOutcome, ClaimedKey, Provenance } from '../domain/ports';
 
 export interface ChargedRow {
   accountId: number;
@@ -26,6 +26,18 @@ export interface ChargedRow {
   columns: Record<string, string | number | null>;
   ledger: { reason: 'snap' | 'comms'; column: 'snap_id' | 'comms_id' };
   claim: ClaimedKey | undefined;
+}
+
+/** Which predictor, model, prompt and upstream produced a row, and the tokens it used. */
+export function provenanceColumns(provenance: Provenance): ChargedRow['columns'] {
+  return {
+    predictor: provenance.predictor,
+    model: provenance.model,
+    prompt_version: provenance.promptVersion,
+    upstream: provenance.upstream ?? null,
+    prompt_tokens: provenance.promptTokens ?? null,
+    completion_tokens: provenance.completionTokens ?? null,
+  };
 }
 
 export async function storeCharged(statements: GroupCommit, db: Knex, row: ChargedRow): Promise<ChargeOutcome> {
