@@ -1,6 +1,7 @@
 /**
  * `make bench`: one run on one machine of the bare Express baseline and the real service
- * (PostgreSQL, Redis, embedded predictor), the slow-upstream run and the cold start;
+ * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
+ * the cold start;
  * prints the report and writes it to bench/results.md.
  *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
  * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
@@ -17,7 +18,7 @@ import { measureColdStarts } from './cold-start';
 import { renderProfileSummary } from './cpu-profile-summary';
 import { describeMachine } from './machine';
 import { renderReport } from './report';
-import { createScratchDatabase } from './scratch-database';
+import { createScratchDatabase, durabilityOf } from './scratch-database';
 import { measureSlowUpstream } from './slow-upstream-run';
 import type { BenchPaths } from './servers';
 import { measureThroughput, profileDir } from './throughput';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const runId = `pps_bench_${process.pid}_${Date.now()}`;
   log(`${settings.quick ? 'quick mode; ' : ''}logs in ${paths.workDir}`);
   const machine = describeMachine(ROOT);
+  const postgres = await durabilityOf(databaseUrl);
 
   const coldStarts = await measureColdStarts(paths, settings.coldStartRuns, { databaseUrl, redisUrl, runId }, log);
   const database = await createScratchDatabase(databaseUrl, runId);
@@ -47,8 +49,17 @@ async function main(): Promise<void> {
   try {
     const backing = { DATABASE_URL: database.url, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${runId}:rl:` };
     const throughput = await measureThroughput(paths, settings, backing, log);
-    const slowUpstream = await measureSlowUpstream(paths, settings, backing, log);
-    results = { machine, settings, throughput, slowUpstream, coldStarts };
+    const slowUpstream = await measureSlowUpstream(paths, settings, backing, log, {
+      label: 'burst',
+      requests: settings.slowRequests,
+      warmupRequests: settings.slowWarmupRequests,
+    });
+    const capacity = await measureSlowUpstream(paths, settings, backing, log, {
+      label: 'capacity',
+      requests: settings.capacityRequests,
+      warmupRequests: settings.capacityWarmupRequests,
+    });
+    results = { machine, postgres, settings, throughput, slowUpstream, capacity, coldStarts };
   } finally {
     await stopAllChildren();
     await database.drop();
