@@ -94,7 +94,7 @@ export async function measureSlowUpstream(
       }, 10);
       const load = await burst(run.requests).finally(() => clearInterval(sampler));
       signalTree(service.child.pid);
-      await sleep(200);
+      const loopDelay = await burstSnapshot(probeDir);
       const overflows = listenOverflows() - overflowsBefore;
       result = {
         requests: run.requests,
@@ -104,7 +104,7 @@ export async function measureSlowUpstream(
         load,
         peakBytes: service.monitor.peakBytes(),
         rssBeforeBytes,
-        loopDelay: worstBurstSnapshot(probeDir),
+        loopDelay,
         listenOverflows: overflows,
         acceptQueuePeak,
         upstreamCalls: 0,
@@ -129,16 +129,23 @@ function signalTree(pid: number): void {
   for (const each of processTree(pid)) process.kill(each, 'SIGUSR2');
 }
 
-/** Per process, the second 'signal' snapshot covers the burst; the worst p99 of them. */
-function worstBurstSnapshot(probeDir: string): LoopDelaySnapshot {
-  const snapshots = readdirSync(probeDir).flatMap((file) => {
-    const lines = readFileSync(join(probeDir, file), 'utf8').trim().split('\n');
-    const signalled = lines.map((line) => JSON.parse(line) as LoopDelaySnapshot).filter((s) => s.reason === 'signal');
-    return signalled.slice(1, 2);
-  });
-  const worst = snapshots.sort((a, b) => b.p99Ms - a.p99Ms)[0];
-  if (!worst) throw new Error(`the loop-delay probe wrote no snapshot of the burst in ${probeDir}`);
-  return worst;
+/**
+ * Per process, the second 'signal' snapshot covers the burst; the worst p99 of them. A
+ * server whose event loop is still busy writes it late: waited for up to 15 s.
+ */
+async function burstSnapshot(probeDir: string): Promise<LoopDelaySnapshot> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const snapshots = readdirSync(probeDir).flatMap((file) => {
+      const lines = readFileSync(join(probeDir, file), 'utf8').trim().split('\n');
+      const signalled = lines.map((line) => JSON.parse(line) as LoopDelaySnapshot).filter((s) => s.reason === 'signal');
+      return signalled.slice(1, 2);
+    });
+    const worst = snapshots.sort((a, b) => b.p99Ms - a.p99Ms)[0];
+    if (worst) return worst;
+    if (Date.now() > deadline) throw new Error(`the loop-delay probe wrote no snapshot of the burst in ${probeDir}`);
+    await sleep(100);
+  }
 }
 
 /** Waits for the JSON line holding `key` that a child prints to its log. */
