@@ -71,7 +71,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     db,
     callers,
     accounts,
-    credits: new KnexCreditHoldRepository(statements, creditHoldLeaseSeconds(config)),
+    credits: new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)),
     snaps: countSnapCharges(new KnexSnapRepository(db, statements), metrics.creditsCharged),
     comms: countCommsCharges(new KnexCommsRepository(db, statements), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),

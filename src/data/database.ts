@@ -5,10 +5,10 @@
  * PGlite has a single connection: inside a transaction, every query must go through
  * `trx`, never `knex`, or it waits for itself forever.
  */
-import { mkdirSync } from 'node:fs';
 import { knex, type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { migrationSource } from './migrations';
+import { seedDataDir } from './pglite-template';
 
 export interface DatabaseOptions {
   databaseUrl: string | undefined;
@@ -30,7 +30,7 @@ export function createDatabase(options: DatabaseOptions): Knex {
       log,
     });
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  seedDataDir(options.dataDir);
   return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, log });
 }
 

@@ -12,6 +12,7 @@
  *   whose answer is lost), so nothing is run again: every request of the batch fails.
  */
 import type { Knex } from 'knex';
+import { Batcher, type BatchOptions } from './batcher';
 
 export type Executor = Knex | Knex.Transaction;
 
@@ -22,37 +23,27 @@ interface Pending {
   reject: (reason: unknown) => void;
 }
 
-export interface GroupCommitOptions {
-  /** How long the first statement of a batch waits for company. */
-  maxWaitMs: number;
-  /** A batch this large is committed at once. */
-  maxBatch: number;
-}
-
 export class GroupCommit {
-  private queue: Pending[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batcher: Batcher<Pending>;
 
   constructor(
     private readonly db: Knex,
-    private readonly options: GroupCommitOptions = { maxWaitMs: 1, maxBatch: 32 },
-  ) {}
+    options: BatchOptions = { maxWaitMs: 1, maxBatch: 32 },
+  ) {
+    this.batcher = new Batcher((batch) => this.flush(batch), options);
+  }
 
   /** Runs `work` (one statement for `accountId`) in the next batch; resolves after its commit. */
   run<T>(accountId: number, work: (db: Executor) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ accountId, work, resolve: resolve as (value: unknown) => void, reject });
-      if (this.queue.length >= this.options.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+      this.batcher.add({ accountId, work, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue.splice(0).sort((a, b) => a.accountId - b.accountId);
+  private flush(queued: Pending[]): void {
+    const batch = queued.sort((a, b) => a.accountId - b.accountId);
     if (batch.length === 1) void this.runAlone(batch[0] as Pending);
-    else if (batch.length > 1) void this.commitTogether(batch);
+    else void this.commitTogether(batch);
   }
 
   private async commitTogether(batch: Pending[]): Promise<void> {
