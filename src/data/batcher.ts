@@ -1,7 +1,7 @@
 /**
  * Collects what concurrent requests ask for and hands it over as one batch: the first
  * item waits up to `maxWaitMs` for company, and a batch of `maxBatch` goes at once.
- * Used by the group commit and by the statements that serve a whole batch at once.
+ * Used by the statements that serve a whole batch at once (credit holds, charges).
  */
 export interface BatchOptions {
   /** How long the first item of a batch waits for company. */
@@ -10,7 +10,7 @@ export interface BatchOptions {
   maxBatch: number;
 }
 
-export class Batcher<T> {
+class Batcher<T> {
   private queue: T[] = [];
   private timer: NodeJS.Timeout | undefined;
 
