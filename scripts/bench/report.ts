@@ -195,7 +195,7 @@ function notes(results: BenchResults): string[] {
         'the kernel dropped their SYNs and the clients retried after about 1 s.',
     );
   }
-  if (results.settings.cpuProfile) out.push('Profiled run (`--cpu-prof`): the WEB_CONCURRENCY=1 service ran under the CPU profiler, which slows it.');
+  if (results.settings.cpuProfile) out.push('Profiled run (`--cpu-prof`): the WEB_CONCURRENCY=1 service and the slow-upstream services ran under the CPU profiler, which slows them.');
   if (results.settings.quick) out.push('Quick mode (`--quick`): the rounds are far too short for the figures to mean anything; it only checks that the harness works.');
   return out;
 }

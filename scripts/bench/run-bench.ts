@@ -74,11 +74,13 @@ async function main(): Promise<void> {
   if (!settings.keepWorkDir && !settings.cpuProfile) rmSync(paths.workDir, { recursive: true, force: true });
 }
 
+/** The throughput service's profile, then the burst's and the capacity run's (in folders of their own). */
 function printProfiles(paths: BenchPaths): void {
-  const dir = profileDir(paths);
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
-  if (files.length === 0) log(`no CPU profile in ${dir}`);
-  for (const file of files) process.stdout.write(`\n${renderProfileSummary(join(dir, file))}\n`);
+  for (const dir of [profileDir(paths), join(profileDir(paths), 'burst'), join(profileDir(paths), 'capacity')]) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
+    if (files.length === 0) log(`no CPU profile in ${dir}`);
+    for (const file of files) process.stdout.write(`\n${renderProfileSummary(join(dir, file))}\n`);
+  }
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

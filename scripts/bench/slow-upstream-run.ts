@@ -16,6 +16,7 @@ import type { LoopDelaySnapshot } from './loop-delay-probe';
 import { acceptQueueDepths, listenOverflows, processTree, statusBytes } from './proc-stats';
 import { runLoad } from './run-load';
 import { backingPids, startService, type BenchPaths } from './servers';
+import { profileDir } from './throughput';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
 
 export interface SlowUpstreamResult {
@@ -64,6 +65,7 @@ export async function measureSlowUpstream(
     const service = await startService(paths, {
       name: `service, slow upstream, ${run.label}`,
       loopDelayProbe: true,
+      nodeArgs: settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir(paths), run.label)}`] : [],
       env: {
         ...backing,
         WEB_CONCURRENCY: '1',
