@@ -460,7 +460,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Storage is temporarily unreachable. Nothing was charged; try again shortly. */
+        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. */
         ServiceUnavailable: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
