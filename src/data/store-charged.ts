@@ -15,7 +15,9 @@
  * - If the database refuses the batch's statement (one bad row), nothing of it committed:
  *   each request then runs its own statement, so a bad row fails only its own request.
  * - When a statement's answer is lost (the connection dropped during the commit), the
- *   outcome is looked up by the row's `hold_id` on a fresh connection, not guessed.
+ *   outcome is looked up by the row's `hold_id` on a fresh connection, not guessed: after
+ *   ending the PostgreSQL backend that ran it (`pg_terminate_backend`, waiting up to 5 s),
+ *   so a statement still running there cannot commit after the look-up.
  */
 import type { Knex } from 'knex';
 import { batchedStatement, type BatchOptions } from './batcher';
@@ -28,7 +30,7 @@ export interface ChargedRow {
   holdId: number;
   table: 'snaps' | 'comms_analyses';
   /** The row's columns other than account_id and hold_id: JSON columns as values, the others as text or numbers. */
-  columns: Record<string, string | number | null | object>;
+  columns: Record<string, unknown>;
   ledger: { reason: 'snap' | 'comms'; column: 'snap_id' | 'comms_id' };
   claim: ClaimedKey | undefined;
 }
@@ -46,9 +48,10 @@ export class ChargingStatements {
   async store(row: ChargedRow): Promise<ChargeOutcome> {
     try {
       return await this.batchOf(row.table)(row);
-    } catch (error) {
+    } catch (failure) {
+      const { error } = failure as FailedStatement;
       if (refusedByDatabase(error)) return this.storeAlone(row);
-      return this.lookedUp(row, error);
+      return this.lookedUp(row, failure as FailedStatement);
     }
   }
 
@@ -61,20 +64,34 @@ export class ChargingStatements {
     return run;
   }
 
+  /** The batch's statement for this row alone. */
   private async storeAlone(row: ChargedRow): Promise<ChargeOutcome> {
     try {
-      return await chargeOne(this.db, row);
-    } catch (error) {
-      return this.lookedUp(row, error);
+      const [outcome] = await chargeAll(this.db, [row]);
+      return outcome as ChargeOutcome;
+    } catch (failure) {
+      return this.lookedUp(row, failure as FailedStatement);
     }
   }
 
   /** The row charged from this hold if its statement committed after all; the statement's error if not. */
-  private async lookedUp(row: ChargedRow, error: unknown): Promise<ChargeOutcome> {
-    const found = await this.db(row.table).select('id').where({ hold_id: row.holdId, account_id: row.accountId }).first().catch(() => undefined);
-    if (!found) throw error;
+  private async lookedUp(row: ChargedRow, failure: FailedStatement): Promise<ChargeOutcome> {
+    const found = await this.endBackend(failure.backendPid)
+      .then(() => this.db(row.table).select('id').where({ hold_id: row.holdId, account_id: row.accountId }).first())
+      .catch(() => undefined);
+    if (!found) throw failure.error;
     return { status: 'stored', id: toNumber(found.id) };
   }
+
+  private async endBackend(pid: number | undefined): Promise<void> {
+    if (pid !== undefined) await this.db.raw('SELECT pg_terminate_backend(?, 5000)', [pid]);
+  }
+}
+
+/** A charging statement's error, and the PostgreSQL backend that ran it (none with PGlite). */
+interface FailedStatement {
+  error: unknown;
+  backendPid: number | undefined;
 }
 
 /** The database answered with an error (a SQLSTATE) and is up: the statement was rolled back. */
@@ -90,6 +107,21 @@ function outcomeOf(answer: Answer): ChargeOutcome {
 
 /** One statement for a batch of rows of one table: each row's outcome, in order. */
 async function chargeAll(db: Knex, rows: ChargedRow[]): Promise<ChargeOutcome[]> {
+  const connection = (await db.client.acquireConnection().catch((error: unknown) => Promise.reject(failed(error, undefined)))) as { processID?: number };
+  try {
+    return await chargeAllOn(db, connection, rows);
+  } catch (error) {
+    throw failed(error, connection.processID);
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
+function failed(error: unknown, backendPid: number | undefined): FailedStatement {
+  return { error, backendPid };
+}
+
+async function chargeAllOn(db: Knex, connection: unknown, rows: ChargedRow[]): Promise<ChargeOutcome[]> {
   const first = rows[0] as ChargedRow;
   const names = Object.keys(first.columns);
   const items = rows.map((row) => ({ accountId: row.accountId, holdId: row.holdId, key: row.claim?.key ?? null, owner: row.claim?.owner ?? null, columns: row.columns }));
@@ -144,62 +176,8 @@ async function chargeAll(db: Knex, rows: ChargedRow[]): Promise<ChargeOutcome[]>
      SELECT allowed.ord, numbered.row_id AS id, allowed.ok AS claim_held
      FROM allowed LEFT JOIN numbered ON numbered.ord = allowed.ord`,
     [JSON.stringify(items), first.table, first.table, ...names, ...names, first.table, first.ledger.column, first.ledger.reason],
-  );
+  ).connection(connection);
   const answers: Answer[] = rows.map(() => undefined);
   for (const row of result.rows as { ord: unknown; id: unknown; claim_held: boolean }[]) answers[toNumber(row.ord) - 1] = row;
   return answers.map(outcomeOf);
-}
-
-/** The same statement for one row, its values bound one by one (JSON columns serialised). */
-async function chargeOne(db: Knex, row: ChargedRow): Promise<ChargeOutcome> {
-  const names = Object.keys(row.columns);
-  const values = Object.values(row.columns).map((value): string | number | null => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value));
-  const result = await db.raw(
-    `WITH claim AS (
-       SELECT 1 FROM idempotency_keys
-       WHERE account_id = ? AND key = ? AND owner = ? AND state = 'pending'
-       FOR UPDATE
-     ), allowed AS (
-       SELECT (?::text IS NULL OR EXISTS (SELECT 1 FROM claim)) AS ok
-     ), settled AS (
-       DELETE FROM credit_holds WHERE id = ? AND account_id = ? AND (SELECT ok FROM allowed)
-       RETURNING account_id AS id
-     ), charged AS (
-       UPDATE accounts SET credits = credits - 1, updated_at = now()
-       WHERE id = ? AND credits >= 1 AND (SELECT ok FROM allowed) AND NOT EXISTS (SELECT 1 FROM settled)
-       RETURNING id
-     ), payer AS (
-       SELECT id FROM settled UNION ALL SELECT id FROM charged
-     ), stored AS (
-       INSERT INTO ?? (account_id, hold_id, ${names.map(() => '??').join(', ')})
-       SELECT id, ?, ${names.map(() => '?').join(', ')} FROM payer
-       RETURNING id, account_id
-     ), ledger AS (
-       INSERT INTO credit_ledger (account_id, delta, reason, ??)
-       SELECT account_id, -1, ?, id FROM stored
-     ), completed AS (
-       UPDATE idempotency_keys SET state = 'completed', result_id = stored.id
-       FROM stored
-       WHERE idempotency_keys.account_id = stored.account_id AND idempotency_keys.key = ? AND idempotency_keys.owner = ?
-     )
-     SELECT (SELECT id FROM stored) AS id, (SELECT ok FROM allowed) AS claim_held`,
-    [
-      row.accountId,
-      row.claim?.key ?? null,
-      row.claim?.owner ?? null,
-      row.claim?.key ?? null,
-      row.holdId,
-      row.accountId,
-      row.accountId,
-      row.table,
-      ...names,
-      row.holdId,
-      ...values,
-      row.ledger.column,
-      row.ledger.reason,
-      row.claim?.key ?? null,
-      row.claim?.owner ?? null,
-    ],
-  );
-  return outcomeOf((result.rows as Answer[])[0]);
 }
