@@ -103,34 +103,30 @@ function slowUpstreamDetails(slow: SlowUpstreamResult): string[] {
   ];
 }
 
+function burstSection(heading: string, intro: string, slow: SlowUpstreamResult): string {
+  return [heading, '', intro, '', slowUpstreamTable(slow), '', ...slowUpstreamDetails(slow)].join('\n');
+}
+
 function slowUpstreamSection(results: BenchResults): string {
   const slow = results.slowUpstream;
-  return [
+  return burstSection(
     `## Slow upstream: ${int(slow.requests)} requests at once, upstream answers after ${slow.upstreamDelayMs / 1000} s`,
-    '',
     `One process (WEB_CONCURRENCY=1), credit holds in place (every request holds a credit before its upstream call), predictor pointed at a fake OpenAI-compatible server; ` +
       `${int(slow.requests)} connections, one request each, after a warm-up burst of ${slow.warmupRequests}. ` +
       `Ceiling: ${int(slow.requests)} requests / ${slow.upstreamDelayMs / 1000} s = ${int(slow.ceilingPerSecond)} req/s.`,
-    '',
-    slowUpstreamTable(slow),
-    '',
-    ...slowUpstreamDetails(slow),
-  ].join('\n');
+    slow,
+  );
 }
 
 function capacitySection(results: BenchResults): string {
   const slow = results.capacity;
-  return [
+  return burstSection(
     `## Capacity: ${int(slow.requests)} requests in flight on one process`,
-    '',
     `A fresh service process (WEB_CONCURRENCY=1), as above, sent ${int(slow.requests)} requests at once on ${int(slow.requests)} connections after a warm-up burst of ${slow.warmupRequests}: ` +
       `all of them are in flight together for the upstream's ${slow.upstreamDelayMs / 1000} s. ` +
       'RSS per request in flight = (peak RSS − RSS before the burst) / requests.',
-    '',
-    slowUpstreamTable(slow),
-    '',
-    ...slowUpstreamDetails(slow),
-  ].join('\n');
+    slow,
+  );
 }
 
 function coldStartSection(results: BenchResults): string {
