@@ -11,9 +11,9 @@ import { KnexCallerRepository } from './data/caller-repository';
 import { KnexCommsRepository } from './data/comms-repository';
 import { KnexCreditHoldRepository } from './data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from './data/database';
-import { GroupCommit } from './data/group-commit';
 import { KnexIdempotencyRepository } from './data/idempotency-repository';
 import { KnexSnapRepository } from './data/snap-repository';
+import { ChargingStatements } from './data/store-charged';
 import { Sweeper } from './data/sweeper';
 import type { CommsRepository, CreditsRepository, SnapRepository } from './domain/ports';
 import { createMemoryStore, createRedisStore, type RateLimitStore } from './http/rate-limit-store';
@@ -62,7 +62,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(new KnexCallerRepository(db));
   const accounts = new KnexAccountRepository(db, () => callers.clear());
-  const statements = new GroupCommit(db);
+  const charges = new ChargingStatements(db);
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
     onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
@@ -77,9 +77,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     db,
     callers,
     accounts,
-    credits: new KnexCreditHoldRepository(statements, creditHoldLeaseSeconds(config)),
-    snaps: countSnapCharges(new KnexSnapRepository(db, statements), metrics.creditsCharged),
-    comms: countCommsCharges(new KnexCommsRepository(db, statements), metrics.creditsCharged),
+    credits: new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)),
+    snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
     predictor: instrumentPredictor(createPredictor(config, metrics), metrics),
     rateLimit,

@@ -1,15 +1,22 @@
 /** Everything one bench run measured, and the figures derived from it. */
 import type { BenchSettings } from './bench-settings';
 import type { ColdStartRow } from './cold-start';
+import type { LoadResult } from './load-generator';
 import type { Machine } from './machine';
+import type { Durability } from './scratch-database';
 import type { SlowUpstreamResult } from './slow-upstream-run';
 import type { ThroughputRow } from './throughput';
 
 export interface BenchResults {
   machine: Machine;
+  /** How the PostgreSQL server of the run commits (durable: fsync and synchronous_commit on). */
+  postgres: Durability;
   settings: BenchSettings;
   throughput: ThroughputRow[];
+  /** The burst: 1,000 requests at once behind the 2 s upstream. */
   slowUpstream: SlowUpstreamResult;
+  /** The capacity run: 5,000 requests in flight at once on one process. */
+  capacity: SlowUpstreamResult;
   coldStarts: ColdStartRow[];
 }
 
@@ -18,6 +25,12 @@ export function median(values: readonly number[]): number {
   if (sorted.length === 0) return NaN;
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Milliseconds of CPU a watched tree used per 2xx response of a load run; NaN when it was not watched or nothing succeeded. */
+export function cpuMsPer2xx(load: LoadResult, name: string): number {
+  const cores = load.cores[name];
+  return cores === undefined || load.ok2xx === 0 ? NaN : (cores * load.seconds * 1000) / load.ok2xx;
 }
 
 /** The row's figures: medians over its rounds, sums of its failures. */
@@ -33,6 +46,8 @@ export function summarise(row: ThroughputRow) {
     non2xx: sum((r) => r.non2xx),
     failures: sum((r) => r.errors + r.timeouts),
     serverCores: coresOf('server'),
+    serverMsPer2xx: median(row.rounds.map((r) => cpuMsPer2xx(r, 'server'))),
+    postgresMsPer2xx: median(row.rounds.flatMap((r) => (r.cores['postgres'] === undefined ? [] : [cpuMsPer2xx(r, 'postgres')]))),
     machineCores: coresOf('machine'),
     postgresCores: coresOf('postgres'),
     redisCores: coresOf('redis'),

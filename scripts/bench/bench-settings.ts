@@ -22,6 +22,10 @@ export interface BenchSettings {
   /** …after a warm-up burst of this many (pools filled, code warm; not measured). */
   slowWarmupRequests: number;
   upstreamDelayMs: number;
+  /** Concurrent requests of the capacity run (one process, all in flight at once behind the slow upstream)… */
+  capacityRequests: number;
+  /** …after a warm-up burst of this many. */
+  capacityWarmupRequests: number;
   coldStartRuns: number;
   /** Where the markdown report goes. */
   outFile: string;
@@ -48,6 +52,8 @@ export function benchSettings(argv: readonly string[], root: string): BenchSetti
     slowRequests: quick ? 200 : 1000,
     slowWarmupRequests: quick ? 20 : 100,
     upstreamDelayMs: 2000,
+    capacityRequests: quick ? 400 : 5000,
+    capacityWarmupRequests: quick ? 20 : 100,
     coldStartRuns: quick ? 1 : 3,
     // The committed record is written only by a full run without a profiler.
     outFile: outFile ?? join(root, quick || cpuProfile ? 'test-output/bench/results.md' : 'bench/results.md'),

@@ -1,5 +1,7 @@
 /** The bench's report: markdown tables, printed and written to bench/results.md. */
-import { baselineOf, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
+import { baselineOf, cpuMsPer2xx, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
+import { isDurable } from './scratch-database';
+import type { SlowUpstreamResult } from './slow-upstream-run';
 import { PROBE_RESOLUTION_MS } from './loop-delay-constants';
 import { checkTargets } from './targets';
 
@@ -10,6 +12,7 @@ function table(header: string[], rows: string[][]): string {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number) => (bytes / MB).toFixed(0);
+const ms = (n: number) => (Number.isNaN(n) ? 'n/a' : n.toFixed(2));
 
 function throughputSection(results: BenchResults): string {
   const { settings } = results;
@@ -22,6 +25,7 @@ function throughputSection(results: BenchResults): string {
       s.p50Ms.toFixed(1),
       s.p99Ms.toFixed(1),
       ratioToBaseline(results, row).toFixed(2),
+      ms(s.serverMsPer2xx),
       int(s.ok),
       int(s.non2xx),
       int(s.failures),
@@ -34,7 +38,7 @@ function throughputSection(results: BenchResults): string {
     const s = summarise(row);
     const known = [s.serverCores, s.loadCores, s.postgresCores, s.redisCores].filter((n) => !Number.isNaN(n));
     const other = s.machineCores - known.reduce((a, b) => a + b, 0);
-    return [row.name, cores(s.serverCores), cores(s.loadCores), cores(s.postgresCores), cores(s.redisCores), cores(Math.max(0, other)), cores(s.machineCores)];
+    return [row.name, cores(s.serverCores), cores(s.loadCores), cores(s.postgresCores), cores(s.redisCores), cores(Math.max(0, other)), cores(s.machineCores), ms(s.postgresMsPer2xx)];
   });
   return [
     `## Throughput: \`POST /api/v1/snap\`, ${settings.connections} connections`,
@@ -42,46 +46,48 @@ function throughputSection(results: BenchResults): string {
     `Warm-up ${settings.warmupSeconds} s per server, then ${settings.rounds} interleaved rounds of ${settings.roundSeconds} s (rotating order); ` +
       `figures are the median round. The load rotates over ${settings.accounts} accounts' keys.`,
     '',
-    table(['server', 'req/s (2xx)', 'req/s per round', 'p50 ms', 'p99 ms', 'ratio to baseline', '2xx', 'non-2xx', 'errors + timeouts', 'peak RSS MB', 'processes'], rows),
+    table(['server', 'req/s (2xx)', 'req/s per round', 'p50 ms', 'p99 ms', 'ratio to baseline', 'server CPU ms per 2xx', '2xx', 'non-2xx', 'errors + timeouts', 'peak RSS MB', 'processes'], rows),
     '',
     `Where the CPU went during the rounds (median round, in cores of the machine's ${results.machine.cpus}):`,
     '',
-    table(['server', 'server', 'load generator', 'PostgreSQL', 'Redis', 'other', 'machine'], cpuRows),
+    table(['server', 'server', 'load generator', 'PostgreSQL', 'Redis', 'other', 'machine', 'PostgreSQL CPU ms per 2xx'], cpuRows),
   ].join('\n');
 }
 
-function slowUpstreamSection(results: BenchResults): string {
-  const slow = results.slowUpstream;
-  const other = slow.load.completed - (slow.load.statusCodes['201'] ?? 0);
-  return [
-    `## Slow upstream: ${slow.requests} requests at once, upstream answers after ${slow.upstreamDelayMs / 1000} s`,
-    '',
-    `One process (WEB_CONCURRENCY=1), predictor pointed at a fake OpenAI-compatible server; ${slow.requests} connections, one request each, ` +
-      `after a warm-up burst. Ceiling: ${slow.requests} requests / ${slow.upstreamDelayMs / 1000} s = ${slow.ceilingPerSecond} req/s.`,
-    '',
-    table(
-      ['requests', '201', 'other responses', 'errors + timeouts', 'seconds', 'req/s (201)', 'of ceiling', 'p50 ms', 'p99 ms', 'peak RSS MB', 'event-loop delay p99 ms', 'event-loop delay max ms', 'listen-queue overflows', 'accept-queue peak: service / upstream', 'upstream calls'],
+function slowUpstreamTable(slow: SlowUpstreamResult): string {
+  const created = slow.load.statusCodes['201'] ?? 0;
+  const other = slow.load.completed - created;
+  const perRequestKB = created > 0 ? (slow.peakBytes - slow.rssBeforeBytes) / slow.requests / 1000 : NaN;
+  return table(
+    ['requests', '201', 'other responses', 'errors + timeouts', 'seconds', 'req/s (201)', 'of ceiling', 'p50 ms', 'p99 ms', 'peak RSS MB', 'RSS before MB', 'RSS per request in flight KB', 'server CPU ms per 201', 'event-loop delay p99 ms', 'event-loop delay max ms', 'listen-queue overflows', 'accept-queue peak: service / upstream', 'upstream calls'],
+    [
       [
-        [
-          String(slow.requests),
-          int(slow.load.statusCodes['201'] ?? 0),
-          int(other),
-          int(slow.load.errors + slow.load.timeouts),
-          slow.load.seconds.toFixed(2),
-          int(slow.load.okPerSecond),
-          `${((slow.load.okPerSecond / slow.ceilingPerSecond) * 100).toFixed(0)}%`,
-          int(slow.load.p50Ms),
-          int(slow.load.p99Ms),
-          mb(slow.peakBytes),
-          slow.loopDelay.p99Ms.toFixed(1),
-          slow.loopDelay.maxMs.toFixed(0),
-          String(slow.listenOverflows),
-          `${slow.acceptQueuePeak.service} / ${slow.acceptQueuePeak.upstream}`,
-          String(slow.upstreamCalls),
-        ],
+        int(slow.requests),
+        int(created),
+        int(other),
+        int(slow.load.errors + slow.load.timeouts),
+        slow.load.seconds.toFixed(2),
+        int(slow.load.okPerSecond),
+        `${((slow.load.okPerSecond / slow.ceilingPerSecond) * 100).toFixed(0)}%`,
+        int(slow.load.p50Ms),
+        int(slow.load.p99Ms),
+        mb(slow.peakBytes),
+        mb(slow.rssBeforeBytes),
+        Number.isNaN(perRequestKB) ? 'n/a' : perRequestKB.toFixed(0),
+        ms(cpuMsPer2xx(slow.load, 'server')),
+        slow.loopDelay.p99Ms.toFixed(1),
+        slow.loopDelay.maxMs.toFixed(0),
+        String(slow.listenOverflows),
+        `${slow.acceptQueuePeak.service} / ${slow.acceptQueuePeak.upstream}`,
+        String(slow.upstreamCalls),
       ],
-    ),
-    '',
+    ],
+  );
+}
+
+function slowUpstreamDetails(slow: SlowUpstreamResult): string[] {
+  const name = (key: string) => ({ upstream: 'fake upstream', postgres: 'PostgreSQL', redis: 'Redis' })[key] ?? key;
+  return [
     ...(slow.upstreamArrivalMs
       ? [
           `The upstream received the burst's calls from ${int(slow.upstreamArrivalMs.first)} ms to ${int(slow.upstreamArrivalMs.last)} ms after the load generator began, ` +
@@ -90,11 +96,37 @@ function slowUpstreamSection(results: BenchResults): string {
         ]
       : []),
     `CPU during the burst, in cores: ${['server', 'postgres', 'redis', 'upstream', 'machine']
-      .filter((name) => slow.load.cores[name] !== undefined)
-      .map((name) => `${name === 'upstream' ? 'fake upstream' : name === 'postgres' ? 'PostgreSQL' : name === 'redis' ? 'Redis' : name} ${(slow.load.cores[name] as number).toFixed(2)}`)
+      .filter((key) => slow.load.cores[key] !== undefined)
+      .map((key) => `${name(key)} ${(slow.load.cores[key] as number).toFixed(2)}`)
       .concat(`load generator ${(slow.load.cpuSeconds / slow.load.seconds).toFixed(2)}`)
       .join(', ')}.`,
-  ].join('\n');
+  ];
+}
+
+function burstSection(heading: string, intro: string, slow: SlowUpstreamResult): string {
+  return [heading, '', intro, '', slowUpstreamTable(slow), '', ...slowUpstreamDetails(slow)].join('\n');
+}
+
+function slowUpstreamSection(results: BenchResults): string {
+  const slow = results.slowUpstream;
+  return burstSection(
+    `## Slow upstream: ${int(slow.requests)} requests at once, upstream answers after ${slow.upstreamDelayMs / 1000} s`,
+    `One process (WEB_CONCURRENCY=1), credit holds in place (every request holds a credit before its upstream call), predictor pointed at a fake OpenAI-compatible server; ` +
+      `${int(slow.requests)} connections, one request each, after a warm-up burst of ${slow.warmupRequests}. ` +
+      `Ceiling: ${int(slow.requests)} requests / ${slow.upstreamDelayMs / 1000} s = ${int(slow.ceilingPerSecond)} req/s.`,
+    slow,
+  );
+}
+
+function capacitySection(results: BenchResults): string {
+  const slow = results.capacity;
+  return burstSection(
+    `## Capacity: ${int(slow.requests)} requests in flight on one process`,
+    `A fresh service process (WEB_CONCURRENCY=1), as above, sent ${int(slow.requests)} requests at once on ${int(slow.requests)} connections after a warm-up burst of ${slow.warmupRequests}: ` +
+      `all of them are in flight together for the upstream's ${slow.upstreamDelayMs / 1000} s. ` +
+      'RSS per request in flight = (peak RSS − RSS before the burst) / requests.',
+    slow,
+  );
 }
 
 function coldStartSection(results: BenchResults): string {
@@ -146,16 +178,20 @@ function notes(results: BenchResults): string[] {
   if (one && results.machine.cpus <= 2) {
     out.push(`PostgreSQL, Redis, the load generator and the server share the machine's ${results.machine.cpus} cores.`);
   }
-  if (results.slowUpstream.listenOverflows > 0) {
-    const { service, upstream } = results.slowUpstream.acceptQueuePeak;
+  if (!isDurable(results.postgres)) {
+    out.push('PostgreSQL ran without fsync or synchronous_commit: the figures are not those of a production database (`make bench` starts a durable one; this run was given another).');
+  }
+  for (const slow of [results.slowUpstream, results.capacity]) {
+    if (slow.listenOverflows === 0) continue;
+    const { service, upstream } = slow.acceptQueuePeak;
     const where = service >= 511 ? "the service's" : upstream >= 511 ? "the fake upstream's" : 'a';
     out.push(
-      `${results.slowUpstream.listenOverflows} connections overflowed ${where} listen queue during the slow-upstream burst ` +
+      `${slow.listenOverflows} connections overflowed ${where} listen queue during the ${int(slow.requests)}-request burst ` +
         `(accept-queue peak ${service} at the service, ${upstream} at the upstream, against Node's default backlog of 511): ` +
         'the kernel dropped their SYNs and the clients retried after about 1 s.',
     );
   }
-  if (results.settings.cpuProfile) out.push('Profiled run (`--cpu-prof`): the WEB_CONCURRENCY=1 service ran under the CPU profiler, which slows it.');
+  if (results.settings.cpuProfile) out.push('Profiled run (`--cpu-prof`): the WEB_CONCURRENCY=1 service and the slow-upstream services ran under the CPU profiler, which slows them.');
   if (results.settings.quick) out.push('Quick mode (`--quick`): the rounds are far too short for the figures to mean anything; it only checks that the harness works.');
   return out;
 }
@@ -181,10 +217,13 @@ export function renderReport(results: BenchResults): string {
     `- machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory; 1-minute load average at the start: ${machine.loadAverageAtStart.toFixed(2)}`,
     `- Node.js ${machine.node}; code: ${machine.commit}`,
     `- service: \`NODE_ENV=production node dist/src/main.js\`, PostgreSQL + Redis, embedded predictor, LOG_LEVEL=warn, RATE_LIMIT_MAX=100000000`,
+    `- PostgreSQL: fsync=${results.postgres.fsync}, synchronous_commit=${results.postgres.synchronousCommit} (${isDurable(results.postgres) ? 'durable, as production runs it: every commit waits for the disk' : '**not durable**: commits do not wait for the disk, so their cost is hidden'})`,
     '',
     throughputSection(results),
     '',
     slowUpstreamSection(results),
+    '',
+    capacitySection(results),
     '',
     coldStartSection(results),
     '',

@@ -1,6 +1,7 @@
 /**
  * `make bench`: one run on one machine of the bare Express baseline and the real service
- * (PostgreSQL, Redis, embedded predictor), the slow-upstream run and the cold start;
+ * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
+ * the cold start;
  * prints the report and writes it to bench/results.md.
  *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
  * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
@@ -17,7 +18,7 @@ import { measureColdStarts } from './cold-start';
 import { renderProfileSummary } from './cpu-profile-summary';
 import { describeMachine } from './machine';
 import { renderReport } from './report';
-import { createScratchDatabase } from './scratch-database';
+import { createScratchDatabase, durabilityOf } from './scratch-database';
 import { measureSlowUpstream } from './slow-upstream-run';
 import type { BenchPaths } from './servers';
 import { measureThroughput, profileDir } from './throughput';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const runId = `pps_bench_${process.pid}_${Date.now()}`;
   log(`${settings.quick ? 'quick mode; ' : ''}logs in ${paths.workDir}`);
   const machine = describeMachine(ROOT);
+  const postgres = await durabilityOf(databaseUrl);
 
   const coldStarts = await measureColdStarts(paths, settings.coldStartRuns, { databaseUrl, redisUrl, runId }, log);
   const database = await createScratchDatabase(databaseUrl, runId);
@@ -47,8 +49,17 @@ async function main(): Promise<void> {
   try {
     const backing = { DATABASE_URL: database.url, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${runId}:rl:` };
     const throughput = await measureThroughput(paths, settings, backing, log);
-    const slowUpstream = await measureSlowUpstream(paths, settings, backing, log);
-    results = { machine, settings, throughput, slowUpstream, coldStarts };
+    const slowUpstream = await measureSlowUpstream(paths, settings, backing, log, {
+      label: 'burst',
+      requests: settings.slowRequests,
+      warmupRequests: settings.slowWarmupRequests,
+    });
+    const capacity = await measureSlowUpstream(paths, settings, backing, log, {
+      label: 'capacity',
+      requests: settings.capacityRequests,
+      warmupRequests: settings.capacityWarmupRequests,
+    });
+    results = { machine, postgres, settings, throughput, slowUpstream, capacity, coldStarts };
   } finally {
     await stopAllChildren();
     await database.drop();
@@ -63,11 +74,13 @@ async function main(): Promise<void> {
   if (!settings.keepWorkDir && !settings.cpuProfile) rmSync(paths.workDir, { recursive: true, force: true });
 }
 
+/** The throughput service's profile, then the burst's and the capacity run's (in folders of their own). */
 function printProfiles(paths: BenchPaths): void {
-  const dir = profileDir(paths);
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
-  if (files.length === 0) log(`no CPU profile in ${dir}`);
-  for (const file of files) process.stdout.write(`\n${renderProfileSummary(join(dir, file))}\n`);
+  for (const dir of [profileDir(paths), join(profileDir(paths), 'burst'), join(profileDir(paths), 'capacity')]) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
+    if (files.length === 0) log(`no CPU profile in ${dir}`);
+    for (const file of files) process.stdout.write(`\n${renderProfileSummary(join(dir, file))}\n`);
+  }
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -17,15 +17,36 @@ export async function createScratchDatabase(serverUrl: string, name: string): Pr
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: async () => {
+      await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
   };
 }
 
-async function onServer(serverUrl: string, sql: string): Promise<void> {
+/** Whether a commit on that server waits for the disk, as in production (the tests' throwaway server does not). */
+export interface Durability {
+  fsync: string;
+  synchronousCommit: string;
+}
+
+export async function durabilityOf(serverUrl: string): Promise<Durability> {
+  const [fsync, synchronousCommit] = await Promise.all([onServer(serverUrl, 'SHOW fsync'), onServer(serverUrl, 'SHOW synchronous_commit')]);
+  return { fsync: settingOf(fsync), synchronousCommit: settingOf(synchronousCommit) };
+}
+
+export function isDurable(durability: Durability): boolean {
+  return durability.fsync === 'on' && durability.synchronousCommit === 'on';
+}
+
+function settingOf(rows: Record<string, unknown>[]): string {
+  return String(Object.values(rows[0] ?? {})[0] ?? 'unknown');
+}
+
+async function onServer(serverUrl: string, sql: string): Promise<Record<string, unknown>[]> {
   const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows as Record<string, unknown>[];
   } finally {
     await client.end();
   }

@@ -1,8 +1,10 @@
 /**
- * The slow-upstream run: the service (one process) with its predictor pointed at a fake
+ * The slow-upstream runs: the service (one process) with its predictor pointed at a fake
  * OpenAI-compatible server that answers after 2 s, and N requests sent at once over N
  * connections. The ceiling is N requests per 2 s. The event-loop delay is recorded
  * inside the server by the preloaded loop-delay probe, reset just before the burst.
+ * Run twice, each on a fresh service process: the burst (1,000) and the capacity run
+ * (5,000 in flight at once, for memory).
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,18 +13,23 @@ import { logTail, sleep, startChild, type Child } from './child-process';
 import { createAccounts } from './accounts';
 import type { LoadResult } from './load-generator';
 import type { LoopDelaySnapshot } from './loop-delay-probe';
-import { acceptQueueDepths, listenOverflows, processTree } from './proc-stats';
+import { acceptQueueDepths, listenOverflows, processTree, statusBytes } from './proc-stats';
 import { runLoad } from './run-load';
 import { backingPids, startService, type BenchPaths } from './servers';
+import { profileDir } from './throughput';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
 
 export interface SlowUpstreamResult {
   requests: number;
+  warmupRequests: number;
   upstreamDelayMs: number;
   /** requests / upstream delay: what a server that adds nothing would reach. */
   ceilingPerSecond: number;
   load: LoadResult;
+  /** The service's peak resident memory over its whole life (VmHWM). */
   peakBytes: number;
+  /** Its resident memory just before the burst, after the warm-up. */
+  rssBeforeBytes: number;
   /** The worst process's event-loop delay during the burst (one process here). */
   loopDelay: LoopDelaySnapshot;
   /** Connections the kernel dropped because a listen queue was full, during the burst (machine-wide). */
@@ -40,23 +47,25 @@ export async function measureSlowUpstream(
   settings: BenchSettings,
   backing: Record<string, string>,
   log: (line: string) => void,
+  run: { label: string; requests: number; warmupRequests: number },
 ): Promise<SlowUpstreamResult> {
-  const probeDir = join(paths.workDir, 'loop-delay');
+  const probeDir = join(paths.workDir, `loop-delay-${run.label}`);
   mkdirSync(probeDir, { recursive: true });
   const upstream = startChild({
     name: 'fake upstream',
     args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
     env: { DELAY_MS: String(settings.upstreamDelayMs) },
-    logFile: join(paths.workDir, 'slow-upstream.log'),
+    logFile: join(paths.workDir, `slow-upstream-${run.label}.log`),
     cwd: paths.root,
   });
-  const warmup = settings.slowWarmupRequests;
+  const warmup = run.warmupRequests;
   let result: SlowUpstreamResult;
   try {
     const baseURL = await announced<{ baseURL: string }>(upstream, 'baseURL');
     const service = await startService(paths, {
-      name: 'service, slow upstream',
+      name: `service, slow upstream, ${run.label}`,
       loopDelayProbe: true,
+      nodeArgs: settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir(paths), run.label)}`] : [],
       env: {
         ...backing,
         WEB_CONCURRENCY: '1',
@@ -71,12 +80,13 @@ export async function measureSlowUpstream(
       const cpuWatch = { server: service.child.pid, upstream: upstream.pid, ...backingPids(backing) };
       const burst = (connections: number) =>
         runLoad(paths, { url: `${service.url}${SNAP_PATH}`, connections, amount: connections, timeoutSeconds: 30, apiKeys, body: SNAP_BODY, cpuWatch });
-      log(`slow upstream: warm-up, ${warmup} requests at once`);
+      log(`slow upstream, ${run.label}: warm-up, ${warmup} requests at once`);
       await burst(warmup);
       signalTree(service.child.pid); // the probe starts afresh: startup and warm-up are not measured
       await sleep(100);
       const overflowsBefore = listenOverflows();
-      log(`slow upstream: ${settings.slowRequests} requests at once, upstream answers after ${settings.upstreamDelayMs} ms`);
+      const rssBeforeBytes = statusBytes(service.child.pid, 'VmRSS') ?? 0;
+      log(`slow upstream, ${run.label}: ${run.requests} requests at once, upstream answers after ${settings.upstreamDelayMs} ms`);
       const ports = { service: Number(new URL(service.url).port), upstream: Number(new URL(baseURL.baseURL).port) };
       const acceptQueuePeak = { service: 0, upstream: 0 };
       const sampler = setInterval(() => {
@@ -84,17 +94,19 @@ export async function measureSlowUpstream(
         acceptQueuePeak.service = Math.max(acceptQueuePeak.service, depths.get(ports.service) ?? 0);
         acceptQueuePeak.upstream = Math.max(acceptQueuePeak.upstream, depths.get(ports.upstream) ?? 0);
       }, 10);
-      const load = await burst(settings.slowRequests).finally(() => clearInterval(sampler));
+      const load = await burst(run.requests).finally(() => clearInterval(sampler));
       signalTree(service.child.pid);
-      await sleep(200);
+      const loopDelay = await burstSnapshot(probeDir);
       const overflows = listenOverflows() - overflowsBefore;
       result = {
-        requests: settings.slowRequests,
+        requests: run.requests,
+        warmupRequests: warmup,
         upstreamDelayMs: settings.upstreamDelayMs,
-        ceilingPerSecond: settings.slowRequests / (settings.upstreamDelayMs / 1000),
+        ceilingPerSecond: run.requests / (settings.upstreamDelayMs / 1000),
         load,
         peakBytes: service.monitor.peakBytes(),
-        loopDelay: worstBurstSnapshot(probeDir),
+        rssBeforeBytes,
+        loopDelay,
         listenOverflows: overflows,
         acceptQueuePeak,
         upstreamCalls: 0,
@@ -119,16 +131,23 @@ function signalTree(pid: number): void {
   for (const each of processTree(pid)) process.kill(each, 'SIGUSR2');
 }
 
-/** Per process, the second 'signal' snapshot covers the burst; the worst p99 of them. */
-function worstBurstSnapshot(probeDir: string): LoopDelaySnapshot {
-  const snapshots = readdirSync(probeDir).flatMap((file) => {
-    const lines = readFileSync(join(probeDir, file), 'utf8').trim().split('\n');
-    const signalled = lines.map((line) => JSON.parse(line) as LoopDelaySnapshot).filter((s) => s.reason === 'signal');
-    return signalled.slice(1, 2);
-  });
-  const worst = snapshots.sort((a, b) => b.p99Ms - a.p99Ms)[0];
-  if (!worst) throw new Error(`the loop-delay probe wrote no snapshot of the burst in ${probeDir}`);
-  return worst;
+/**
+ * Per process, the second 'signal' snapshot covers the burst; the worst p99 of them. A
+ * server whose event loop is still busy writes it late: waited for up to 15 s.
+ */
+async function burstSnapshot(probeDir: string): Promise<LoopDelaySnapshot> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const snapshots = readdirSync(probeDir).flatMap((file) => {
+      const lines = readFileSync(join(probeDir, file), 'utf8').trim().split('\n');
+      const signalled = lines.map((line) => JSON.parse(line) as LoopDelaySnapshot).filter((s) => s.reason === 'signal');
+      return signalled.slice(1, 2);
+    });
+    const worst = snapshots.sort((a, b) => b.p99Ms - a.p99Ms)[0];
+    if (worst) return worst;
+    if (Date.now() > deadline) throw new Error(`the loop-delay probe wrote no snapshot of the burst in ${probeDir}`);
+    await sleep(100);
+  }
 }
 
 /** Waits for the JSON line holding `key` that a child prints to its log. */

@@ -1,25 +1,24 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
-import type { GroupCommit } from './group-commit';
-import { provenanceColumns, storeCharged } from './store-charged';
+import { provenanceColumns, type ChargingStatements } from './store-charged';
 import type { ChargeOutcome, ChargedComms, CommsRepository, StoredComms } from '../domain/ports';
 
 export class KnexCommsRepository implements CommsRepository {
-  /** @param charges batches the charging statements of concurrent requests into shared commits */
+  /** @param charges batches the charging statements of concurrent requests into one statement */
   constructor(
     private readonly db: Knex,
-    private readonly charges: GroupCommit,
+    private readonly charges: ChargingStatements,
   ) {}
 
   async storeCharged(comms: ChargedComms): Promise<ChargeOutcome> {
-    return storeCharged(this.charges, this.db, {
+    return this.charges.store({
       accountId: comms.hold.accountId,
       holdId: comms.hold.holdId,
       table: 'comms_analyses',
       columns: {
         snap_id: comms.snapId,
-        request: JSON.stringify(comms.request),
-        response: JSON.stringify(comms.analysis),
+        request: comms.request,
+        response: comms.analysis,
         ...provenanceColumns(comms.provenance),
       },
       ledger: { reason: 'comms', column: 'comms_id' },

@@ -8,10 +8,10 @@
  * PGlite has a single connection: inside a transaction, every query must go through
  * `trx`, never `knex`, or it waits for itself forever.
  */
-import { mkdirSync } from 'node:fs';
 import { knex, type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { migrationSource } from './migrations';
+import { seedDataDir } from './pglite-template';
 
 export interface DatabaseOptions {
   databaseUrl: string | undefined;
@@ -34,7 +34,7 @@ export function createDatabase(options: DatabaseOptions): Knex {
       log,
     });
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  seedDataDir(options.dataDir);
   return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, compileSqlOnError: false, log });
 }
 

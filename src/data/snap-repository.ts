@@ -1,24 +1,23 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
-import type { GroupCommit } from './group-commit';
-import { provenanceColumns, storeCharged } from './store-charged';
+import { provenanceColumns, type ChargingStatements } from './store-charged';
 import type { ChargeOutcome, ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
 
 export class KnexSnapRepository implements SnapRepository {
-  /** @param charges batches the charging statements of concurrent requests into shared commits */
+  /** @param charges batches the charging statements of concurrent requests into one statement */
   constructor(
     private readonly db: Knex,
-    private readonly charges: GroupCommit,
+    private readonly charges: ChargingStatements,
   ) {}
 
   async storeCharged(snap: ChargedSnap): Promise<ChargeOutcome> {
-    return storeCharged(this.charges, this.db, {
+    return this.charges.store({
       accountId: snap.hold.accountId,
       holdId: snap.hold.holdId,
       table: 'snaps',
       columns: {
-        request: JSON.stringify(snap.subject),
-        prediction: JSON.stringify(snap.prediction),
+        request: snap.subject,
+        prediction: snap.prediction,
         ...provenanceColumns(snap.provenance),
       },
       ledger: { reason: 'snap', column: 'snap_id' },

@@ -104,7 +104,7 @@ function clientGoneSignal(res: Response): AbortSignal {
   return gone.signal;
 }
 
-function withoutServedElsewhere(specPath: string, operations: SpecOperation[], servedElsewhere: readonly SpecOperation[]): SpecOperation[] {
+function withoutServedElsewhere(specPath: string, operations: readonly SpecOperation[], servedElsewhere: readonly SpecOperation[]): SpecOperation[] {
   const sameAs = (a: SpecOperation) => (b: SpecOperation) => a.operationId === b.operationId && a.method === b.method && a.path === b.path;
   const undocumented = servedElsewhere.filter((served) => !operations.some(sameAs(served)));
   if (undocumented.length > 0) {
@@ -113,8 +113,19 @@ function withoutServedElsewhere(specPath: string, operations: SpecOperation[], s
   return operations.filter((op) => !servedElsewhere.some(sameAs(op)));
 }
 
+/** Operations by spec file: the routes and the metrics read the same spec, parsed once per process (part of the start-up time). */
+const listed = new Map<string, readonly SpecOperation[]>();
+
 /** Every operation of the spec, with its method and its path as written there. */
-export function listOperations(specPath: string): SpecOperation[] {
+export function listOperations(specPath: string): readonly SpecOperation[] {
+  const known = listed.get(specPath);
+  if (known) return known;
+  const operations = parseOperations(specPath);
+  listed.set(specPath, operations);
+  return operations;
+}
+
+function parseOperations(specPath: string): SpecOperation[] {
   const spec = parse(readFileSync(specPath, 'utf8')) as { paths?: Record<string, Partial<Record<Method, { operationId?: string }>>> };
   return Object.entries(spec.paths ?? {}).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
