@@ -14,15 +14,19 @@ export interface TcpProxy {
   url: string;
   /**
    * The next client packet holding `marker` cuts its connection. `deliver: true` passes
-   * the packet on first and lets the service finish it (its answer never reaches the
-   * client); `deliver: false` drops it. Resolves when the cut is made.
+   * the packet on and lets PostgreSQL finish the statement (its answer never reaches the
+   * client: the connection is cut when PostgreSQL is ready for the next query);
+   * `deliver: false` drops it. Resolves when the cut is made.
    */
   cutAt(marker: string, options: { deliver: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
-/** How long the service side stays open after a delivered packet, to finish and commit it. */
-const FINISH_MS = 500;
+/**
+ * PostgreSQL's ReadyForQuery message ('Z', length 5): sent once a statement and its
+ * implicit transaction are over, so a delivered statement has committed (or failed) by then.
+ */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5]);
 
 interface Cut {
   marker: string;
@@ -43,28 +47,27 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
     track(client);
     track(upstream);
-    let finishing = false;
+    const cutBoth = (cut: Cut) => {
+      client.destroy();
+      upstream.destroy();
+      cut.done();
+    };
+    /** A delivered cut: PostgreSQL's answers are swallowed until it is ready again, then both ends close. */
+    let swallowing: Cut | undefined;
     client.on('data', (chunk: Buffer) => {
       const cut = armed && chunk.includes(armed.marker) ? armed : undefined;
-      if (!cut) {
-        upstream.write(chunk);
-        return;
+      if (cut) {
+        armed = undefined;
+        if (!cut.deliver) return cutBoth(cut);
+        swallowing = cut;
       }
-      armed = undefined;
-      client.destroy();
-      if (cut.deliver) {
-        finishing = true;
-        upstream.write(chunk);
-        setTimeout(() => upstream.destroy(), FINISH_MS);
-      } else {
-        upstream.destroy();
-      }
-      cut.done();
+      upstream.write(chunk);
     });
-    upstream.pipe(client);
-    client.once('close', () => {
-      if (!finishing) upstream.destroy();
+    upstream.on('data', (chunk: Buffer) => {
+      if (!swallowing) client.write(chunk);
+      else if (chunk.includes(READY_FOR_QUERY)) cutBoth(swallowing);
     });
+    client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
   });
   server.listen(0, '127.0.0.1');
