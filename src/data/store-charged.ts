@@ -88,6 +88,9 @@ export class ChargingStatements {
 
   /** The row charged from this hold if its statement committed after all; the statement's error if not. */
   private async lookedUp(row: ChargedRow, failure: FailedStatement): Promise<ChargeOutcome> {
+    // The database answered with an error: nothing committed, and the connection, healthy,
+    // is back in the pool serving another request, so its backend must not be ended.
+    if (refusedByDatabase(failure.error)) throw failure.error;
     const found = await this.endBackend(failure.backendPid)
       .then(() => this.db(row.table).select('id').where({ hold_id: row.holdId, account_id: row.accountId }).first())
       .catch(() => undefined);
