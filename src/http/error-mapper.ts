@@ -10,6 +10,7 @@ import { MESSAGES } from '../domain/messages';
 import { isDatabaseUnavailable } from '../data/unavailable';
 import { PredictorError } from '../upstream/predictor-error';
 import { bareErrorBody, failureEnvelope } from './envelope';
+import { requestSummary } from './request-log';
 import { validationMessage, type ValidatorErrorItem } from './validation-messages';
 
 export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
@@ -110,5 +111,5 @@ function logServerError(req: Request, error: AppError): void {
     cause instanceof PredictorError
       ? { upstreamError: cause.message, upstreamStatus: cause.upstreamStatus }
       : { err: cause instanceof Error ? cause : String(cause) };
-  req.log.error({ kind: error.kind, ...detail }, error.message);
+  req.log.error({ req: requestSummary(req), kind: error.kind, ...detail }, error.message);
 }

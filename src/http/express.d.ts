@@ -1,10 +1,15 @@
 /** What our middleware adds to Express's request. */
 import type { RateLimitInfo } from 'express-rate-limit';
 import type { Caller } from '../domain/ports';
+import type { Logger } from '../logger';
 
 declare global {
   namespace Express {
     interface Request {
+      /** Set by the request log (step 1): the request id, echoed in `X-Request-Id`. */
+      id: string;
+      /** Set by the request log (step 1): the listener's logger. */
+      log: Logger;
       /** Set by express-rate-limit (step 2). */
       rateLimit?: RateLimitInfo;
       /** Set by the API-key check (step 3). */

@@ -1,32 +1,36 @@
 /**
  * Step 1 of the request path: a request id (echoed from `X-Request-Id` when it is
  * sane, generated otherwise) and an access log line per response.
+ *
+ * The line is built when the response closes, and only when its level is logged: a
+ * request costs a header and a listener, not a child logger (the per-request cost of
+ * pino-http, which this replaces). `req.log` is the listener's logger; what it logs
+ * about a request names it with `requestSummary`.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pinoHttp } from 'pino-http';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function requestLog(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    serializers: {
-      req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
-        id: req.id,
-        method: req.method,
-        path: req.url.split('?')[0],
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  });
+/** What a log line says of a request: never its headers or body. */
+export function requestSummary(req: Request): { id: string; method: string; path: string; remoteAddress: string | undefined } {
+  return { id: req.id, method: req.method, path: req.originalUrl.split('?')[0] ?? '', remoteAddress: req.socket.remoteAddress };
+}
+
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const startedAt = performance.now();
+    const given = req.headers['x-request-id'];
+    req.id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    req.log = logger;
+    res.setHeader('X-Request-Id', req.id);
+    res.once('close', () => {
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const line = { req: requestSummary(req), res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - startedAt) };
+      logger[level](line, res.writableFinished ? 'request completed' : 'request aborted');
+    });
+    next();
+  };
 }

@@ -11,7 +11,7 @@ interface Sent {
 function map(err: unknown, path = '/api/v1/snap', method = 'POST'): Sent {
   const sent: Sent = { status: 0, body: {}, headers: {} };
   const logged: unknown[] = [];
-  const req = { path, method, log: { error: (...args: unknown[]) => logged.push(args) } };
+  const req = { path, originalUrl: path, method, id: 'request-1', socket: {}, log: { error: (...args: unknown[]) => logged.push(args) } };
   const res = {
     headersSent: false,
     setHeader: (name: string, value: string) => (sent.headers[name] = value),
