@@ -23,7 +23,6 @@ import { instrumentPredictor } from './metrics/instrumented-predictor';
 import { registerRateLimitGauge } from './metrics/rate-limit-gauge';
 import { createMetrics, type Metrics } from './metrics/registry';
 import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
-import { OpenAiPredictor } from './upstream/openai/openai-predictor';
 import { CircuitBreaker } from './upstream/circuit-breaker';
 import { withFallback } from './upstream/fallback-predictor';
 import type { Predictor, UpstreamName } from './domain/ports';
@@ -54,10 +53,17 @@ export async function createServices(config: Config, logger: Logger, options: Se
     poolMax: config.databasePoolMax,
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
-  if (options.migrate ?? true) await migrateToLatest(db);
-  const rateLimit = config.redisUrl
-    ? await createRedisStore({ redisUrl: config.redisUrl, prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000, logger })
-    : createMemoryStore();
+  // Redis connects while the migrations run: neither waits for the other.
+  const rateLimitStarting = config.redisUrl
+    ? createRedisStore({ redisUrl: config.redisUrl, prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000, logger })
+    : Promise.resolve(createMemoryStore());
+  try {
+    if (options.migrate ?? true) await migrateToLatest(db);
+  } catch (err) {
+    await (await rateLimitStarting).close();
+    throw err;
+  }
+  const rateLimit = await rateLimitStarting;
   const metrics = createMetrics(db);
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(new KnexCallerRepository(db));
@@ -81,7 +87,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
     comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
     idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
-    predictor: instrumentPredictor(createPredictor(config, metrics), metrics),
+    predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
     rateLimit,
     metrics,
     close: async () => {
@@ -96,10 +102,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
  * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
  * when one is configured. OPENAI_TIMEOUT_SECONDS bounds the whole call: with a fallback
  * the primary gets half of it and the fallback whatever is left (all of it while the
- * breaker skips the primary).
+ * breaker skips the primary). The OpenAI client is loaded only when it is configured:
+ * the embedded default starts without it.
  */
-function createPredictor(config: Config, metrics: Metrics): Predictor {
+async function createPredictor(config: Config, metrics: Metrics): Promise<Predictor> {
   if (!config.openai) return new EmbeddedPredictor();
+  const { OpenAiPredictor } = await import('./upstream/openai/openai-predictor');
   const settings = config.openai;
   const totalMs = Math.round(settings.timeoutSeconds * 1000);
   const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: number): Predictor =>

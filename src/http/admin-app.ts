@@ -20,6 +20,7 @@ import { specValidator } from './spec-validator';
 export function createAdminApp(adminToken: string, validateResponses: boolean, services: Services, logger: Logger, ops: OpsDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing
   app.use(securityHeaders());
   app.use(opsRoutes(ops));
   app.use(requestLog(logger.child({ listener: 'admin' })));

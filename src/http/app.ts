@@ -23,6 +23,7 @@ import { specValidator } from './spec-validator';
 export function createApiApp(config: Config, services: Services, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing
   app.set('trust proxy', config.trustProxy);
   app.use(requestLog(logger));
   app.use(securityHeaders());

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
-import { parse } from 'yaml';
 import { PROJECT_ROOT, SPEC_PATHS } from '../project-root';
+import { readSpec } from './spec-document';
 
 export const DOCS_HTML_PATH = join(PROJECT_ROOT, 'dist', 'docs', 'index.html');
 
@@ -32,7 +32,7 @@ const NOT_BUILT = 'The API reference page is not built: run `npm run build` (or 
 
 export function docsRoutes(docsHtmlPath: string = DOCS_HTML_PATH): Router {
   const specYaml = readFileSync(SPEC_PATHS.public, 'utf8');
-  const specJson = JSON.stringify(parse(specYaml));
+  const specJson = JSON.stringify(readSpec(SPEC_PATHS.public));
   let docsHtml: string | undefined;
 
   const router = express.Router();

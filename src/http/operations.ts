@@ -3,11 +3,10 @@
  * operations (its JSON body in, its success `data` out) and never sees `req` or `res`.
  * Startup fails if an operation has no handler or a handler has no operation.
  */
-import { readFileSync } from 'node:fs';
 import type { Request, Response, Router } from 'express';
-import { parse } from 'yaml';
 import type { Caller } from '../domain/ports';
 import { successEnvelope } from './envelope';
+import { readSpec } from './spec-document';
 
 export interface OperationInput<Body> {
   body: Body;
@@ -113,20 +112,9 @@ function withoutServedElsewhere(specPath: string, operations: readonly SpecOpera
   return operations.filter((op) => !servedElsewhere.some(sameAs(op)));
 }
 
-/** Operations by spec file: the routes and the metrics read the same spec, parsed once per process (part of the start-up time). */
-const listed = new Map<string, readonly SpecOperation[]>();
-
 /** Every operation of the spec, with its method and its path as written there. */
 export function listOperations(specPath: string): readonly SpecOperation[] {
-  const known = listed.get(specPath);
-  if (known) return known;
-  const operations = parseOperations(specPath);
-  listed.set(specPath, operations);
-  return operations;
-}
-
-function parseOperations(specPath: string): SpecOperation[] {
-  const spec = parse(readFileSync(specPath, 'utf8')) as { paths?: Record<string, Partial<Record<Method, { operationId?: string }>>> };
+  const spec = readSpec(specPath) as { paths?: Record<string, Partial<Record<Method, { operationId?: string }>>> };
   return Object.entries(spec.paths ?? {}).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
       const operationId = item[method]?.operationId;

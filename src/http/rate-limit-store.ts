@@ -13,7 +13,6 @@
  */
 import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import { createClient } from 'redis';
 import type { Logger } from '../logger';
 import { TimeoutError, withTimeout } from '../with-timeout';
 
@@ -47,6 +46,8 @@ export interface RedisStoreOptions {
 /** Resolves after one bounded attempt to use Redis, whatever its outcome. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<RateLimitStore> {
   const { redisUrl, prefix, windowMs, logger, fallbackAfterMs = 100, connectTimeoutMs = 2000, retryEveryMs = 1000 } = options;
+  // Loaded only here: the embedded default starts without it (a tenth of a second of start-up).
+  const { createClient } = await import('@redis/client');
   const client = createClient({
     url: redisUrl,
     disableOfflineQueue: true,

@@ -4,9 +4,8 @@
  * empty, name must be a string`), as class-validator reports both constraints. Ajv's
  * `required` error does not say the type, so the spec is asked.
  */
-import { readFileSync } from 'node:fs';
 import type { ErrorRequestHandler } from 'express';
-import { parse } from 'yaml';
+import { readSpec } from './spec-document';
 import type { ValidatorErrorItem } from './validation-messages';
 
 type Node = Record<string, unknown>;
@@ -15,7 +14,7 @@ type Node = Record<string, unknown>;
 export type BodyFieldTypes = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 export function bodyFieldTypes(specPath: string): BodyFieldTypes {
-  const spec = parse(readFileSync(specPath, 'utf8')) as Node;
+  const spec = readSpec(specPath) as Node;
   const byOperation = new Map<string, Map<string, string>>();
   for (const pathItem of Object.values(asNode(spec.paths))) {
     for (const operation of Object.values(asNode(pathItem)).map(asNode)) {

@@ -72,7 +72,7 @@ describe('Redis stopped', () => {
   });
 
   async function redisKeys(): Promise<string[]> {
-    const { createClient } = await import('redis');
+    const { createClient } = await import('@redis/client');
     const client = createClient({ url: process.env.REDIS_URL });
     await client.connect();
     try {

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { sampleValue } from '../support/prometheus';
 import { freePort, spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { requireEnv } from '../support/test-server';
