@@ -33,7 +33,7 @@ import {
 import type { SnapPrediction, SnapSubject } from '../../domain/ports';
 import { buildReasoning, type RankedProfile } from './snap-reasoning';
 import { SNAP_LEXICON } from './snap-lexicon';
-import { compileTerm, findTerm, stableHash, toWords, type CompiledTerm, type TermHit } from './snap-words';
+import { WordIndex, compileTerm, stableHash, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
 export const NOTES_TERM_WEIGHT = 1;
 export const JOB_TYPE_TERM_WEIGHT = 2;
@@ -46,14 +46,16 @@ export const CONFIDENCE_THRESHOLDS = {
 /** Used in the texts when the name is blank after trimming. */
 const NAME_PLACEHOLDER = 'This person';
 
-const COMPILED_TERMS: ReadonlyMap<ProfileName, readonly CompiledTerm[]> = new Map(
-  PROFILES.map((profile) => [profile.name, SNAP_LEXICON[profile.name].terms.map(compileTerm)]),
+/** Each profile in taxonomy order with its lexicon terms, compiled once at load. */
+const PROFILE_TERMS: readonly { name: ProfileName; terms: readonly CompiledTerm[] }[] = PROFILES.map(
+  (profile) => ({ name: profile.name, terms: SNAP_LEXICON[profile.name].terms.map(compileTerm) }),
 );
 
 export function predictSnapEmbedded(subject: SnapSubject): SnapPrediction {
   const notes = toWords(subject.notes);
   const jobType = toWords(subject.jobType ?? '');
-  const ranking = rankProfiles(notes, jobType, tieBreakOffset(subject.name, notes, jobType));
+  const offset = tieBreakOffset(subject.name, notes, jobType);
+  const ranking = rankProfiles(new WordIndex(notes), new WordIndex(jobType), offset);
 
   const [primary, runnerUp] = ranking;
   const secondary = ranking.find(
@@ -89,17 +91,12 @@ function tieBreakOffset(name: string, notes: readonly string[], jobType: readonl
 }
 
 /** Every profile, best first. */
-function rankProfiles(
-  notes: readonly string[],
-  jobType: readonly string[],
-  offset: number,
-): RankedProfile[] {
-  const scored = PROFILES.map((profile, index) => {
-    const terms = COMPILED_TERMS.get(profile.name) ?? [];
+function rankProfiles(notes: WordIndex, jobType: WordIndex, offset: number): RankedProfile[] {
+  const scored = PROFILE_TERMS.map(({ name, terms }, index) => {
     const inNotes = hitsOf(notes, terms);
     const inJobType = hitsOf(jobType, terms);
     return {
-      name: profile.name,
+      name,
       score: inNotes.length * NOTES_TERM_WEIGHT + inJobType.length * JOB_TYPE_TERM_WEIGHT,
       notesWords: distinctInTextOrder(inNotes),
       jobTypeWords: distinctInTextOrder(inJobType),
@@ -111,11 +108,18 @@ function rankProfiles(
     .map(({ name, score, notesWords, jobTypeWords }) => ({ name, score, notesWords, jobTypeWords }));
 }
 
-function hitsOf(words: readonly string[], terms: readonly CompiledTerm[]): TermHit[] {
-  return terms.flatMap((term) => findTerm(words, term) ?? []);
+/** The terms found in a text, in lexicon order. */
+function hitsOf(text: WordIndex, terms: readonly CompiledTerm[]): TermHit[] {
+  const hits: TermHit[] = [];
+  for (const term of terms) {
+    const hit = text.find(term);
+    if (hit) hits.push(hit);
+  }
+  return hits;
 }
 
 function distinctInTextOrder(hits: readonly TermHit[]): string[] {
+  if (hits.length === 0) return []; // most profiles, on most requests
   // Array.prototype.sort is stable: hits at the same place keep lexicon order.
   const ordered = [...hits].sort((a, b) => a.at - b.at);
   return [...new Set(ordered.map((hit) => hit.text))];

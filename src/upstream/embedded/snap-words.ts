@@ -1,6 +1,7 @@
 /**
  * Words for the embedded snap predictor: how free text becomes a list of words, how a
- * lexicon term (`snap-lexicon.ts`) is found in it, and a stable hash for tie-breaks.
+ * lexicon term (`snap-lexicon.ts`) is found in it (through an index of the text's words,
+ * built once per text), and a stable hash for tie-breaks.
  *
  * The text is untrusted and only ever treated as data: it is normalised, split and
  * compared with the lexicon, nothing more. Bounds keep the work small whatever the
@@ -47,18 +48,82 @@ function partMatches(word: string, part: TermPart): boolean {
   return part.stem ? word.startsWith(part.text) : word === part.text;
 }
 
-/** Where a term first occurs in `words`: its position and the words it matched. */
+/** Where a term first occurs in a text: its position and the words it matched. */
 export interface TermHit {
   at: number;
   text: string;
 }
 
-export function findTerm(words: readonly string[], term: CompiledTerm): TermHit | undefined {
-  // Plain loops, no closures: this runs for every term of every profile on every request.
-  for (let at = 0; at + term.length <= words.length; at += 1) {
-    if (matchesAt(words, at, term)) return { at, text: words.slice(at, at + term.length).join(' ') };
+/**
+ * The words of one text, indexed once so that each of the lexicon's terms is found
+ * without scanning the text: a whole first word is one lookup, and a stem first word
+ * looks only at the distinct words that start with it.
+ */
+export class WordIndex {
+  /** Each distinct word and its positions in the text, ascending. */
+  private readonly positions = new Map<string, number[]>();
+  /** The distinct words in UTF-16 code-unit order, so that the words starting with a stem are consecutive. */
+  private readonly sorted: readonly string[];
+
+  constructor(private readonly words: readonly string[]) {
+    let at = 0;
+    for (const word of words) {
+      const positions = this.positions.get(word);
+      if (positions) positions.push(at);
+      else this.positions.set(word, [at]);
+      at += 1;
+    }
+    this.sorted = [...this.positions.keys()].sort();
   }
-  return undefined;
+
+  /**
+   * The term's first occurrence: the smallest position where all its parts match, or
+   * none. An empty term (`compileTerm` never makes one) occurs nowhere.
+   */
+  find(term: CompiledTerm): TermHit | undefined {
+    const at = this.firstPosition(term);
+    if (at === undefined) return undefined;
+    return { at, text: this.words.slice(at, at + term.length).join(' ') };
+  }
+
+  private firstPosition(term: CompiledTerm): number | undefined {
+    const [first] = term;
+    if (first === undefined) return undefined;
+    if (!first.stem) return this.firstMatchOf(first.text, term);
+    let best: number | undefined;
+    for (let i = this.firstAtOrAfter(first.text); i < this.sorted.length; i += 1) {
+      const word = this.sorted[i];
+      if (word === undefined || !word.startsWith(first.text)) break;
+      const at = this.firstMatchOf(word, term);
+      if (at !== undefined && (best === undefined || at < best)) best = at;
+    }
+    return best;
+  }
+
+  /** The first position of `word` where the whole term matches. */
+  private firstMatchOf(word: string, term: CompiledTerm): number | undefined {
+    for (const at of this.positions.get(word) ?? []) {
+      if (matchesAt(this.words, at, term)) return at;
+    }
+    return undefined;
+  }
+
+  /** Binary search: the index of the first sorted word that is not less than `text`. */
+  private firstAtOrAfter(text: string): number {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.sorted[middle] ?? '') < text) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/** Where one term first occurs in `words`. To look for many terms in one text, index it once with `WordIndex`. */
+export function findTerm(words: readonly string[], term: CompiledTerm): TermHit | undefined {
+  return new WordIndex(words).find(term);
 }
 
 function matchesAt(words: readonly string[], at: number, term: CompiledTerm): boolean {
