@@ -1,4 +1,10 @@
 import { retryAfterMs, upstreamFetch } from '../../../../src/upstream/openai/upstream-fetch';
+import type { SendUpstream } from '../../../../src/upstream/openai/upstream-http';
+
+/** An upstream that answers every exchange with this. */
+function answering(status: number, body: string, headers: Record<string, string> = {}): SendUpstream {
+  return () => Promise.resolve({ status, statusText: '', headers: new Headers(headers), body: Buffer.from(body) });
+}
 
 describe('retryAfterMs', () => {
   test.each<[string, Record<string, string>, number | null]>([
@@ -23,7 +29,7 @@ describe('upstreamFetch', () => {
     ['a 503 asks for nothing', 503, {}, null],
     ['a 200 carries a retry-after', 200, { 'retry-after': '30' }, null],
   ])('when %s, then x-should-retry is %p', async (_, status, headers, want) => {
-    const fetchImpl = upstreamFetch({ budgetMs: 1000 }, () => Promise.resolve(new Response('{}', { status, headers })));
+    const fetchImpl = upstreamFetch({ budgetMs: 1000 }, answering(status, '{}', headers));
 
     const response = await fetchImpl('http://127.0.0.1/');
 
@@ -36,7 +42,7 @@ describe('upstreamFetch', () => {
     ['rate_limit_exceeded', '{"error":{"code":"rate_limit_exceeded","message":"x"}}', null],
     ['a body that is not JSON', 'slow down', null],
   ])('when a 429 says %s, then x-should-retry is %p', async (_, body, want) => {
-    const fetchImpl = upstreamFetch({ budgetMs: 1000 }, () => Promise.resolve(new Response(body, { status: 429 })));
+    const fetchImpl = upstreamFetch({ budgetMs: 1000 }, answering(429, body));
 
     const response = await fetchImpl('http://127.0.0.1/');
 
@@ -46,7 +52,7 @@ describe('upstreamFetch', () => {
 
   test('when an attempt is made, then it is counted, once per call of the fetch', async () => {
     let attempts = 0;
-    const fetchImpl = upstreamFetch({ budgetMs: 1000, onAttempt: () => attempts++ }, () => Promise.resolve(new Response('{}')));
+    const fetchImpl = upstreamFetch({ budgetMs: 1000, onAttempt: () => attempts++ }, answering(200, '{}'));
 
     await fetchImpl('http://127.0.0.1/');
     await fetchImpl('http://127.0.0.1/');
