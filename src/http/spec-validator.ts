@@ -4,16 +4,19 @@
  * response drifts from the spec unnoticed). Its errors go to the error mapper.
  *
  * It gets the spec already parsed (a copy: it changes what it is given), and does not
- * check the spec against the OpenAPI schema at every start (a third of a second of
- * schema compiling): `make lint` checks it with redocly and Spectral before it ships.
+ * check the spec against the OpenAPI schema at every start, nor compile that schema
+ * (lazy-spec-schema.ts): `make lint` checks the spec with redocly and Spectral before
+ * it ships.
  */
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { compileSpecSchemaLazily } from './lazy-spec-schema';
 import { bodyFieldTypes, namingMissingFieldTypes } from './required-field-types';
 import { readSpec } from './spec-document';
 
 export function specValidator(specPath: string, validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
+  compileSpecSchemaLazily();
   const validator = OpenApiValidator.middleware({
     apiSpec: structuredClone(readSpec(specPath)) as unknown as OpenAPIV3.DocumentV3,
     validateApiSpec: false,
