@@ -3,20 +3,25 @@
  * with WEB_CONCURRENCY > 1, as the primary of a cluster or as one of its workers.
  */
 import cluster from 'node:cluster';
-import { isFirstProcess, onShutdownRequest, reportReady, runPrimary, serverOptions } from './cluster';
 import { ConfigError, loadConfig } from './config';
-import { demoInstructions, ensureDemoAccount } from './demo-account';
+import { seedDataDirInBackground } from './data/seed-in-background';
 import { createLogger } from './logger';
-import { startServer } from './server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // The embedded database's template is copied on a worker thread while the rest of the
+  // code loads: only what that needs is imported above, the rest below.
+  const seeding = config.databaseUrl ? undefined : seedDataDirInBackground(config.dataDir);
+  seeding?.catch(() => undefined); // awaited below, where a failure stops the start
+  const [{ isFirstProcess, onShutdownRequest, reportReady, runPrimary, serverOptions }, { demoInstructions, ensureDemoAccount }, { startServer }] =
+    await Promise.all([import('./cluster'), import('./demo-account'), import('./server')]);
   if (config.webConcurrency > 1 && cluster.isPrimary) {
     await runPrimary(config, logger);
     return;
   }
-  const server = await startServer(config, logger, serverOptions());
+  const freshFromCurrentTemplate = (await seeding) === true;
+  const server = await startServer(config, logger, { ...serverOptions(), ...(freshFromCurrentTemplate && { migrate: false }) });
   logger.info(
     {
       url: server.url,

@@ -34,13 +34,19 @@ export async function templateStamp(): Promise<string> {
 
 /**
  * Makes `dataDir` exist; when it was missing or empty and a complete template written by
- * the installed PGlite is there, fills it from the template.
+ * the installed PGlite is there, fills it from the template. Returns whether it did.
  */
-export function seedDataDir(dataDir: string): void {
+export function seedDataDir(dataDir: string): boolean {
   const empty = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   mkdirSync(dataDir, { recursive: true });
-  if (!empty || !existsSync(TEMPLATE_STAMP)) return;
+  if (!empty || !existsSync(TEMPLATE_STAMP)) return false;
   const stamp = JSON.parse(readFileSync(TEMPLATE_STAMP, 'utf8')) as Stamp;
-  if (stamp.pglite !== installedPglite()) return;
+  if (stamp.pglite !== installedPglite()) return false;
   cpSync(TEMPLATE_DIR, dataDir, { recursive: true, filter: (source) => source !== TEMPLATE_STAMP });
+  return true;
+}
+
+/** Whether the template holds exactly this code's migrations: a copy of it has nothing left to migrate. */
+export async function templateIsCurrent(): Promise<boolean> {
+  return existsSync(TEMPLATE_STAMP) && readFileSync(TEMPLATE_STAMP, 'utf8') === (await templateStamp());
 }
