@@ -4,24 +4,24 @@
  */
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config';
-import { seedDataDirInBackground } from './data/seed-in-background';
+import { prepareStorageInBackground } from './data/storage-in-background';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  // The embedded database's template is copied on a worker thread while the rest of the
-  // code loads: only what that needs is imported above, the rest below.
-  const seeding = config.databaseUrl ? undefined : seedDataDirInBackground(config.dataDir);
-  seeding?.catch(() => undefined); // awaited below, where a failure stops the start
+  // A lone process migrates PostgreSQL, or copies the embedded template, on a worker
+  // thread while the rest of the code loads: only what that needs is imported above.
+  const storage = config.webConcurrency === 1 ? prepareStorageInBackground(config) : undefined;
+  storage?.catch(() => undefined); // awaited below, where a failure stops the start
   const [{ isFirstProcess, onShutdownRequest, reportReady, runPrimary, serverOptions }, { demoInstructions, ensureDemoAccount }, { startServer }] =
     await Promise.all([import('./cluster'), import('./demo-account'), import('./server')]);
   if (config.webConcurrency > 1 && cluster.isPrimary) {
     await runPrimary(config, logger);
     return;
   }
-  const freshFromCurrentTemplate = (await seeding) === true;
-  const server = await startServer(config, logger, { ...serverOptions(), ...(freshFromCurrentTemplate && { migrate: false }) });
+  const migrated = (await storage) === true;
+  const server = await startServer(config, logger, { ...serverOptions(), ...(migrated && { migrate: false }) });
   logger.info(
     {
       url: server.url,
