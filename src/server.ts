@@ -4,11 +4,13 @@
  * within SHUTDOWN_TIMEOUT_SECONDS, then releases the database and Redis.
  */
 import { once } from 'node:events';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import type { Config } from './config';
 import { createAdminApp } from './http/admin-app';
 import { createApiApp } from './http/app';
+import { expressListenerClasses } from './http/express-classes';
 import type { Logger } from './logger';
 import { clusterExposition } from './metrics/cluster-metrics';
 import { processExposition } from './metrics/exposition';
@@ -65,8 +67,8 @@ export async function startServer(config: Config, logger: Logger, options: Serve
  */
 const LISTEN_BACKLOG = 4096;
 
-async function listen(app: RequestListener, port: number, host: string): Promise<Server> {
-  const server = createServer(app);
+async function listen(app: Express, port: number, host: string): Promise<Server> {
+  const server = createServer(expressListenerClasses(app), app);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });
   await once(server, 'listening');
   return server;
