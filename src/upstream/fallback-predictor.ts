@@ -6,6 +6,7 @@
  * is left. A circuit breaker skips a primary that keeps failing, so an outage does not
  * cost each request the primary's timeout. A call the caller aborted is not retried.
  */
+import { CallDeadline } from './call-deadline';
 import type { CircuitBreaker } from './circuit-breaker';
 import type { PredictContext, Predictor } from '../domain/ports';
 
@@ -18,19 +19,23 @@ export interface FallbackOptions {
 
 export function withFallback(options: FallbackOptions): Predictor {
   async function call<T>(context: PredictContext, run: (predictor: Predictor, context: PredictContext) => Promise<T>): Promise<T> {
-    const deadline = AbortSignal.timeout(options.timeoutMs);
-    const bounded: PredictContext = { ...context, signal: context.signal ? AbortSignal.any([deadline, context.signal]) : deadline };
-    if (options.breaker.allows()) {
-      try {
-        const result = await run(options.primary, bounded);
-        options.breaker.succeeded();
-        return result;
-      } catch (error) {
-        if (bounded.signal?.aborted) throw error;
-        options.breaker.failed();
+    const deadline = new CallDeadline(options.timeoutMs, context.signal);
+    const bounded: PredictContext = { ...context, signal: deadline.signal };
+    try {
+      if (options.breaker.allows()) {
+        try {
+          const result = await run(options.primary, bounded);
+          options.breaker.succeeded();
+          return result;
+        } catch (error) {
+          if (deadline.signal.aborted) throw error;
+          options.breaker.failed();
+        }
       }
+      return await run(options.fallback, bounded);
+    } finally {
+      deadline.end();
     }
-    return run(options.fallback, bounded);
   }
   return {
     predictSnap: (subject, context) => call(context, (predictor, bounded) => predictor.predictSnap(subject, bounded)),

@@ -11,6 +11,7 @@
  */
 import type OpenAI from 'openai';
 import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName } from '../../domain/ports';
+import { CallDeadline } from '../call-deadline';
 import { abortable } from './abortable';
 import { createClient, type Connection } from './client';
 import { buildCommsPrompt, COMMS_PROMPT_VERSION, draftOf } from './comms-prompt';
@@ -123,8 +124,8 @@ export class OpenAiPredictor implements Predictor {
 
   private async complete(completion: Completion, context: PredictContext): Promise<Answer> {
     const { timeoutMs, maxRetries, attemptTimeoutMs } = this.options;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = context.signal ? AbortSignal.any([deadline, context.signal]) : deadline;
+    const deadline = new CallDeadline(timeoutMs, context.signal);
+    const { signal } = deadline;
     try {
       const response: unknown = await abortable(
         this.clients[completion.operation].chat.completions.create(this.body(completion), { signal, timeout: attemptTimeoutMs, maxRetries }),
@@ -133,7 +134,9 @@ export class OpenAiPredictor implements Predictor {
       const json = readCompletionJson(response);
       return { json, usage: readUsage(response), matchedSchema: matchesSchema(json, completion.schema) };
     } catch (error) {
-      throw toPredictorError(error, { deadline, caller: context.signal, timeoutMs });
+      throw toPredictorError(error, deadline);
+    } finally {
+      deadline.end();
     }
   }
 

@@ -12,20 +12,19 @@ import {
 } from 'openai';
 import { PredictorError } from '../predictor-error';
 
-export interface CallSignals {
-  /** Aborts when the whole call (retries included) has used its time. */
-  deadline: AbortSignal;
-  /** The caller's own signal (client gone, shutdown). */
-  caller: AbortSignal | undefined;
+/** How the call ended, as far as its deadline knows (call-deadline.ts). */
+export interface CallEnd {
+  /** The whole call (retries included) used its time. */
+  expired: boolean;
+  /** The caller's own signal aborted it (client gone, shutdown). */
+  callerAborted: boolean;
   timeoutMs: number;
 }
 
-export function toPredictorError(error: unknown, call: CallSignals): PredictorError {
+export function toPredictorError(error: unknown, call: CallEnd): PredictorError {
   if (error instanceof PredictorError) return error;
-  if (call.deadline.aborted) {
-    return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`);
-  }
-  if (call.caller?.aborted) return new PredictorError('upstream call was aborted by the caller');
+  if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`);
+  if (call.callerAborted) return new PredictorError('upstream call was aborted by the caller');
   if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out');
   if (error instanceof APIUserAbortError) return new PredictorError('upstream call was aborted');
   if (error instanceof APIConnectionError) {

@@ -1,0 +1,49 @@
+/** One call's deadline joined with its caller's signal, let go when the call ends. */
+import { CallDeadline } from '../../../src/upstream/call-deadline';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('CallDeadline', () => {
+  test('when the time runs out, then the signal aborts with a TimeoutError and the deadline says it expired', async () => {
+    const deadline = new CallDeadline(10, undefined);
+
+    await sleep(40);
+
+    expect(deadline.signal.aborted).toBe(true);
+    expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
+    expect(deadline.expired).toBe(true);
+    expect(deadline.callerAborted).toBe(false);
+  });
+
+  test('when the caller aborts first, then the signal aborts with the caller\'s reason and the deadline says the caller did it', () => {
+    const caller = new AbortController();
+    const deadline = new CallDeadline(10_000, caller.signal);
+
+    caller.abort(new Error('client gone'));
+
+    expect(deadline.signal.reason).toEqual(new Error('client gone'));
+    expect(deadline.callerAborted).toBe(true);
+    expect(deadline.expired).toBe(false);
+    deadline.end();
+  });
+
+  test('when the caller has already aborted, then the signal is aborted from the start', () => {
+    const deadline = new CallDeadline(10_000, AbortSignal.abort(new Error('gone before')));
+
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.callerAborted).toBe(true);
+    deadline.end();
+  });
+
+  test('when the call has ended, then neither the time running out nor the caller aborting touches it', async () => {
+    const caller = new AbortController();
+    const deadline = new CallDeadline(10, caller.signal);
+
+    deadline.end();
+    await sleep(40);
+    caller.abort();
+
+    expect(deadline.signal.aborted).toBe(false);
+    expect(deadline.expired).toBe(false);
+  });
+});
