@@ -27,7 +27,7 @@ function throughputSection(results: BenchResults): string {
       ratioToBaseline(results, row).toFixed(2),
       ms(s.serverMsPer2xx),
       int(s.ok),
-      int(s.non2xx),
+      withStatuses(s.non2xx, s.statusCodes, (code) => !code.startsWith('2')),
       int(s.failures),
       mb(row.peakBytes),
       String(row.processes),
@@ -54,6 +54,14 @@ function throughputSection(results: BenchResults): string {
   ].join('\n');
 }
 
+/** A count of responses, with their statuses when there are any: `604 (500: 4, 503: 600)`. */
+function withStatuses(count: number, statusCodes: Record<string, number>, counted: (code: string) => boolean): string {
+  const parts = Object.entries(statusCodes)
+    .filter(([code, n]) => counted(code) && n > 0)
+    .map(([code, n]) => `${code}: ${int(n)}`);
+  return parts.length === 0 ? int(count) : `${int(count)} (${parts.join(', ')})`;
+}
+
 function slowUpstreamTable(slow: SlowUpstreamResult): string {
   const created = slow.load.statusCodes['201'] ?? 0;
   const other = slow.load.completed - created;
@@ -64,7 +72,7 @@ function slowUpstreamTable(slow: SlowUpstreamResult): string {
       [
         int(slow.requests),
         int(created),
-        int(other),
+        withStatuses(other, slow.load.statusCodes, (code) => code !== '201'),
         int(slow.load.errors + slow.load.timeouts),
         slow.load.seconds.toFixed(2),
         int(slow.load.okPerSecond),
