@@ -75,6 +75,12 @@ describe('createUpstreamHttp', () => {
     await expect(createUpstreamHttp(1024)(exchange(url))).rejects.toThrow('the upstream answer is larger than 1024 bytes');
   });
 
+  test('when a compressed answer is larger than the bound once decoded, then the exchange fails and says so', async () => {
+    const url = await serve((_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('x'.repeat(4096))));
+
+    await expect(createUpstreamHttp(1024)(exchange(url))).rejects.toThrow('the upstream answer is larger than 1024 bytes');
+  });
+
   test('when the signal aborts while the body is still coming, then the exchange fails with an AbortError and the socket is closed', async () => {
     let socketClosed: Promise<unknown> | undefined;
     const url = await serve((req, res) => {
