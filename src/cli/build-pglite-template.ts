@@ -5,14 +5,14 @@
  * version and these migrations.
  *   node dist/src/cli/build-pglite-template.js
  */
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createDatabase, migrateToLatest } from '../data/database';
-import { TEMPLATE_DIR, TEMPLATE_STAMP, templateStamp } from '../data/pglite-template';
+import { TEMPLATE_DIR, templateIsCurrent, templateStamp } from '../data/pglite-template';
 
 async function main(): Promise<void> {
+  if (await templateIsCurrent()) return;
   const stamp = await templateStamp();
-  if (existsSync(TEMPLATE_STAMP) && readFileSync(TEMPLATE_STAMP, 'utf8') === stamp) return;
   const building = mkdtempSync(join(dirname(TEMPLATE_DIR), 'pglite-template-'));
   try {
     const db = createDatabase({ databaseUrl: undefined, dataDir: building, poolMax: 1 });
