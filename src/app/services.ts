@@ -70,7 +70,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
-  const accounts = reportingOutages(new KnexAccountRepository(db, () => callers.clear()));
+  callers.start();
+  const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
@@ -95,6 +96,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     metrics,
     close: async () => {
       await sweeper.stop();
+      await callers.stop();
       await rateLimit.close();
       await db.destroy();
     },
