@@ -42,6 +42,7 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     const allow = (err.headers as { Allow?: string }).Allow;
     if (allow) res.setHeader('Allow', allow);
   }
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   const body = error.kind === 'unauthenticated' ? bareErrorBody(status, error.message) : failureEnvelope(status, error.message);
   res.status(status).json(body);
 };
