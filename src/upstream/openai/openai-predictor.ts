@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName } from '../../domain/ports';
+import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName, UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
 import { abortable } from './abortable';
 import { attemptFailure } from './attempt-failure';
@@ -146,11 +146,16 @@ export class OpenAiPredictor implements Predictor {
 
   private async complete(completion: Completion, context: PredictContext): Promise<Answer> {
     const deadline = new CallDeadline(this.budgets[completion.operation].timeoutMs, context.signal);
+    // The response, once there is one: a failed call's usage is counted too (every token counted).
+    let response: unknown;
     try {
-      const response = await this.withRetries(completion, deadline);
+      response = await this.withRetries(completion, deadline);
       const json = readCompletionJson(response);
-      return { json, usage: readUsage(response), matchedSchema: matchesSchema(json, completion.schema) };
+      const usage = readUsage(response);
+      this.spent(completion.operation, 'success', usage, context);
+      return { json, usage, matchedSchema: matchesSchema(json, completion.schema) };
     } catch (error) {
+      this.spent(completion.operation, 'failure', readUsage(response), context);
       throw toPredictorError(error, deadline);
     } finally {
       deadline.end();
@@ -194,6 +199,10 @@ export class OpenAiPredictor implements Predictor {
       fetchOptions: { dispatcher } as OpenAI.RequestOptions['fetchOptions'],
     });
     return abortable(request, signal);
+  }
+
+  private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: Answer['usage'], context: PredictContext): void {
+    context.onSpend?.({ operation, upstream: this.options.upstream, model: this.options.model, outcome, ...usage });
   }
 
   private body(completion: Completion): OpenAI.ChatCompletionCreateParamsNonStreaming {
