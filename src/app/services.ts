@@ -11,15 +11,17 @@ import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
 import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
-import type { CommsRepository, CreditsRepository, SnapRepository } from '../domain/ports';
+import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
 import { createMemoryStore, createRedisStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
+import { countFailureBudget } from '../metrics/counted-failure-budget';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics } from '../metrics/registry';
@@ -37,6 +39,7 @@ export interface Services {
   comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   rateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
@@ -65,6 +68,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
     throw err;
   }
   const rateLimit = await rateLimitStarting;
+  const failureBudget = await createFailureBudget({
+    ...config.failureBudget,
+    redisUrl: config.redisUrl,
+    prefix: config.rateLimitRedisPrefix,
+    logger,
+  });
   const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
   registerRateLimitGauge(metrics.registry, rateLimit);
@@ -90,11 +99,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
     predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
+    failureBudget: countFailureBudget(failureBudget, metrics),
     rateLimit,
     metrics,
     close: async () => {
       await sweeper.stop();
       await rateLimit.close();
+      await failureBudget.close();
       await db.destroy();
     },
   };

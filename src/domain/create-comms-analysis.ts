@@ -8,6 +8,7 @@ import { AppError } from './app-error';
 import type { RequestContext } from './create-snap';
 import { assertClientWaiting } from './client-gone';
 import { chargedId, withCreditHeld } from './credits';
+import { assertWithinFailureBudget, countingFailures } from './failure-budget';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type {
@@ -18,6 +19,7 @@ import type {
   CommsRepository,
   CommsRequest,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   Predicted,
   Predictor,
@@ -31,6 +33,7 @@ export interface CreateCommsDeps {
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
 }
 
 export interface CommsInput {
@@ -46,7 +49,8 @@ export interface CommsResult {
   commsResponse: CommsAnalysis;
 }
 
-export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+  await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createCommsAnalysis');
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createCommsAnalysis', input };
   return idempotently(
     deps.idempotency,
@@ -73,8 +77,11 @@ async function createCommsOnce(
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
   return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', async (hold) => {
-    const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), context);
-    assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+    const { result: analysis, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
+      const analysed = await analyse(deps.predictor, requestFor(snap, input), context);
+      assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+      return analysed;
+    });
     const { snapId, channel, goal, draft } = input;
     const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
     return { commsId: chargedId(stored), snapId, commsResponse: analysis };
@@ -93,9 +100,9 @@ function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   };
 }
 
-async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal }: RequestContext): Promise<Predicted<CommsAnalysis>> {
+async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, timing }: RequestContext): Promise<Predicted<CommsAnalysis>> {
   try {
-    return await predictor.analyseComms(request, { requestId, signal });
+    return await predictor.analyseComms(request, { requestId, signal, timing });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
   }

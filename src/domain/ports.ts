@@ -96,9 +96,19 @@ export interface Predicted<T> {
   provenance: Provenance;
 }
 
+/**
+ * The time a request spent in its predictor's calls, summed by whoever times them
+ * (src/metrics/instrumented-predictor.ts); undefined until a call ended. The HTTP layer
+ * reports it in `Server-Timing` and subtracts it to get the service's own overhead.
+ */
+export interface UpstreamTime {
+  upstreamMs: number | undefined;
+}
+
 export interface PredictContext {
   requestId: string;
   signal?: AbortSignal;
+  timing?: UpstreamTime;
 }
 
 export interface Predictor {
@@ -157,6 +167,18 @@ export type ChargeOutcome = { status: 'stored'; id: number } | { status: 'no_cre
 export interface CallerRepository {
   /** The caller of an active key with this SHA-256 hash, or null. */
   findByKeyHash(keyHash: string): Promise<Caller | null>;
+}
+
+/**
+ * Per account, the failed predictor calls of a sliding window (README, "Threat model").
+ * Neither method throws: where the shared count cannot be reached, this process's own
+ * count answers.
+ */
+export interface FailureBudget {
+  /** Undefined while the account may call its predictor; otherwise whole seconds until it may again. */
+  refusal(accountId: number, operation: string): Promise<{ retryAfterSeconds: number } | undefined>;
+  /** Counts one failed predictor call of the account. */
+  countFailure(accountId: number, operation: string): Promise<void>;
 }
 
 export interface CreditsRepository {

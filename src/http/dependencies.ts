@@ -9,6 +9,7 @@ import type {
   CallerRepository,
   CommsRepository,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   Predictor,
   SnapRepository,
@@ -22,6 +23,7 @@ export interface ApiDependencies {
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   rateLimit: { store: Store };
   metrics: Metrics;
 }

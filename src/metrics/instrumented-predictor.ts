@@ -1,32 +1,38 @@
 /**
- * A Predictor that times every call, counts failures, and counts the tokens and schema
+ * A Predictor that times every call (and adds its time to the request's
+ * `context.timing`, for Server-Timing), counts failures, and counts the tokens and schema
  * mismatches its answers' provenance reports, around any other Predictor
  * (OpenAI-compatible, with a fallback or not, or embedded). It changes nothing it
  * passes on.
  */
-import type { Predicted, Predictor, Provenance } from '../domain/ports';
+import type { PredictContext, Predicted, Predictor, Provenance } from '../domain/ports';
 import type { Metrics } from './registry';
 
 type Operation = keyof Predictor;
 type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'upstreamTokens' | 'upstreamSchemaMismatches'>;
 
 export function instrumentPredictor(predictor: Predictor, metrics: Counted): Predictor {
-  async function timed<T>(operation: Operation, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
-    const end = metrics.upstreamRequestDuration.startTimer({ operation });
+  async function timed<T>(operation: Operation, context: PredictContext, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
+    const startedAt = performance.now();
+    const end = (outcome: 'success' | 'error'): void => {
+      const ms = performance.now() - startedAt;
+      metrics.upstreamRequestDuration.observe({ operation, outcome }, ms / 1000);
+      if (context.timing) context.timing.upstreamMs = (context.timing.upstreamMs ?? 0) + ms;
+    };
     try {
       const result = await call();
-      end({ outcome: 'success' });
+      end('success');
       countAnswer(metrics, operation, result.provenance);
       return result;
     } catch (err) {
-      end({ outcome: 'error' });
+      end('error');
       metrics.upstreamErrors.inc({ operation });
       throw err;
     }
   }
   return {
-    predictSnap: (subject, context) => timed('predictSnap', () => predictor.predictSnap(subject, context)),
-    analyseComms: (request, context) => timed('analyseComms', () => predictor.analyseComms(request, context)),
+    predictSnap: (subject, context) => timed('predictSnap', context, () => predictor.predictSnap(subject, context)),
+    analyseComms: (request, context) => timed('analyseComms', context, () => predictor.analyseComms(request, context)),
   };
 }
 

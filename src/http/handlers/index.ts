@@ -12,6 +12,7 @@ export function publicHandlers(services: ApiDependencies) {
     comms: services.comms,
     idempotency: services.idempotency,
     predictor: services.predictor,
+    failureBudget: services.failureBudget,
   };
   return {
     createSnap: createSnap(deps),
