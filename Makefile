@@ -10,7 +10,7 @@ help:
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration and contract tests"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
-	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes bench/results.md"
+	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes test-output/bench/results.md"
 	@echo "make lint | typecheck | gen | gen-check | unit | integration | build | clean"
 
 install: $(NPM_STAMP)
