@@ -63,7 +63,7 @@ export function benchSettings(argv: readonly string[], root: string): BenchSetti
     shedBurstRequests: quick ? 600 : 5000,
     openLoopRate: quick ? 50 : 200,
     openLoopSeconds: quick ? 3 : 60,
-    // A generated report is never committed: figures worth keeping go into docs/benchmarks.md by hand.
+    // A generated report, ignored by git: the figures worth keeping go into docs/benchmarking.md with their date and commit.
     outFile: outFile ?? join(root, 'test-output/bench/results.md'),
     keepWorkDir: argv.includes('--keep'),
     cpuProfile,

@@ -3,7 +3,7 @@
  * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
  * the cold start;
  * the admission rows (shed burst, open-loop overhead); prints the report and writes it to
- * test-output/bench/results.md (ignored: figures worth keeping go into docs/benchmarks.md).
+ * test-output/bench/results.md (or --out FILE).
  *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
  * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
  * them); the bench works in databases of its own there and drops them afterwards.

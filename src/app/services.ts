@@ -18,7 +18,8 @@ import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
 import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
-import { createMemoryStore, createRedisStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
+import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
+import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { countFailureBudget } from '../metrics/counted-failure-budget';
@@ -78,7 +79,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
-  const accounts = reportingOutages(new KnexAccountRepository(db, () => callers.clear()));
+  callers.start();
+  const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
@@ -104,6 +106,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     metrics,
     close: async () => {
       await sweeper.stop();
+      await callers.stop();
       await rateLimit.close();
       await failureBudget.close();
       await db.destroy();
