@@ -24,8 +24,11 @@ import type {
   Predicted,
   Predictor,
   SnapRepository,
+  PredictContext,
   StoredSnap,
+  UsageRepository,
 } from './ports';
+import { recordingFailedSpend } from './failed-spend';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;
@@ -34,6 +37,7 @@ export interface CreateCommsDeps {
   idempotency: IdempotencyRepository;
   predictor: Predictor;
   failureBudget: FailureBudget;
+  usage: UsageRepository;
 }
 
 export interface CommsInput {
@@ -76,16 +80,18 @@ async function createCommsOnce(
 ): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
-  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', async (hold) => {
-    const { result: analysis, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
-      const analysed = await analyse(deps.predictor, requestFor(snap, input), context);
-      assertClientWaiting(context, MESSAGES.commsGenerationFailed);
-      return analysed;
-    });
-    const { snapId, channel, goal, draft } = input;
-    const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
-    return { commsId: chargedId(stored), snapId, commsResponse: analysis };
-  });
+  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
+    recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
+      const { result: analysis, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
+        const analysed = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+        assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+        return analysed;
+      });
+      const { snapId, channel, goal, draft } = input;
+      const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
+      return { commsId: chargedId(stored), snapId, commsResponse: analysis };
+    }),
+  );
 }
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
@@ -100,9 +106,9 @@ function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   };
 }
 
-async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, timing }: RequestContext): Promise<Predicted<CommsAnalysis>> {
+async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<CommsAnalysis>> {
   try {
-    return await predictor.analyseComms(request, { requestId, signal, timing });
+    return await predictor.analyseComms(request, { requestId, signal, timing, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
   }

@@ -18,13 +18,16 @@ import type {
   CreditsRepository,
   FailureBudget,
   IdempotencyRepository,
+  PredictContext,
   Predicted,
   Predictor,
   SnapPrediction,
   SnapRepository,
   SnapSubject,
   UpstreamTime,
+  UsageRepository,
 } from './ports';
+import { recordingFailedSpend } from './failed-spend';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps {
@@ -33,6 +36,7 @@ export interface CreateSnapDeps {
   idempotency: IdempotencyRepository;
   predictor: Predictor;
   failureBudget: FailureBudget;
+  usage: UsageRepository;
 }
 
 export interface RequestContext {
@@ -59,7 +63,10 @@ export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: 
   return idempotently(
     deps.idempotency,
     call,
-    (claim) => withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) => createSnapOnce(deps, hold, subject, context, claim)),
+    (claim) =>
+      withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) =>
+        recordingFailedSpend(deps.usage, caller.accountId, (onSpend) => createSnapOnce(deps, hold, subject, { ...context, onSpend }, claim)),
+      ),
     (snapId) => storedSnapResult(deps.snaps, caller, snapId),
   );
 }
@@ -68,7 +75,7 @@ async function createSnapOnce(
   deps: CreateSnapDeps,
   hold: CreditHold,
   subject: SnapSubject,
-  context: RequestContext,
+  context: RequestContext & Pick<PredictContext, 'onSpend'>,
   claim: ClaimedKey | undefined,
 ): Promise<SnapResult> {
   const { snapResponse, prediction, provenance } = await countingFailures(deps.failureBudget, hold.accountId, 'createSnap', async () => {
@@ -97,9 +104,9 @@ async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: n
   return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
 }
 
-async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, timing }: RequestContext): Promise<Predicted<SnapPrediction>> {
+async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
   try {
-    return await predictor.predictSnap(subject, { requestId, signal, timing });
+    return await predictor.predictSnap(subject, { requestId, signal, timing, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.snapGenerationFailed, cause });
   }

@@ -13,6 +13,7 @@ import type {
   IdempotencyRepository,
   Predictor,
   SnapRepository,
+  UsageRepository,
 } from '../domain/ports';
 import type { Metrics } from '../metrics/registry';
 
@@ -22,6 +23,7 @@ export interface ApiDependencies {
   snaps: SnapRepository;
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
+  usage: UsageRepository;
   predictor: Predictor;
   failureBudget: FailureBudget;
   rateLimit: { store: Store };
