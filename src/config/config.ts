@@ -80,7 +80,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
     failureBudget: readFailureBudget(read),
   };
-  config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai !== undefined);
+  config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
   config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);
   assertClusterable(config);
   return Object.freeze(config);
