@@ -24,7 +24,7 @@ build: install
 	npm run build --silent
 
 run: build
-	DEMO_ACCOUNT=true node dist/src/main.js
+	DEMO_ACCOUNT=true node dist/src/app/main.js
 
 test: install lint typecheck gen-check unit integration contract
 

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env['DATABASE_URL'];
   const redisUrl = process.env['REDIS_URL'];
   if (!databaseUrl || !redisUrl) throw new Error('DATABASE_URL and REDIS_URL are not set: run it through scripts/with-test-services.sh (make bench does)');
-  if (!existsSync(join(ROOT, 'dist/src/main.js'))) throw new Error('dist/src/main.js is missing: npm run build first (make bench does)');
+  if (!existsSync(join(ROOT, 'dist/src/app/main.js'))) throw new Error('dist/src/app/main.js is missing: npm run build first (make bench does)');
 
   const workDir = mkdtempSync(join(tmpdir(), 'pps-bench-'));
   const paths = { root: snapshotApp(ROOT, workDir), workDir };

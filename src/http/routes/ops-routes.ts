@@ -5,10 +5,9 @@
  * these routes to this router, because /metrics answers Prometheus text, not JSON.
  */
 import express, { type RequestHandler, type Router } from 'express';
-import type { Logger } from '../logger';
-import type { MetricsExposition } from '../metrics/exposition';
-import type { Readiness } from '../readiness';
-import type { SpecOperation } from './operations';
+import type { Logger } from '../../support/logger';
+import type { MetricsExposition } from '../../metrics/exposition';
+import type { SpecOperation } from '../openapi/operations';
 
 export const OPS_OPERATIONS = [
   { operationId: 'getHealth', method: 'get', path: '/healthz' },
@@ -17,6 +16,14 @@ export const OPS_OPERATIONS = [
 ] as const satisfies readonly SpecOperation[];
 
 export type OpsOperationId = (typeof OPS_OPERATIONS)[number]['operationId'];
+
+export type CheckState = 'ok' | 'degraded' | 'unavailable';
+
+/** The body of GET /readyz: the worst check decides the status; `unavailable` is a 503. */
+export interface Readiness {
+  status: CheckState;
+  checks: Record<string, CheckState>;
+}
 
 export interface OpsDependencies {
   readiness(): Promise<Readiness>;

@@ -7,8 +7,8 @@
  * is refused, naming the variables.
  */
 import { ConfigError } from './config-error';
-import type { Env, EnvReader } from './config';
-import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from './upstream/openai/output-bounds';
+import type { Env, EnvReader } from './env-reader';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from './output-bounds';
 
 export interface UpstreamEndpoint {
   /** `openai`: Chat Completions at `{baseUrl}/chat/completions`; `azure`: a classic deployment. */

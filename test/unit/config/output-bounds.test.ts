@@ -3,7 +3,7 @@
  * estimated at 4 characters a token (above what OpenAI's o200k tokenizer counts for
  * this English text: 312 and 2,268 tokens): each default must leave at least 40% more.
  */
-import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../../../src/upstream/openai/output-bounds';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../../../src/config/output-bounds';
 
 const MARGIN = 1.4;
 const sentence = (n: number): string =>

@@ -21,7 +21,7 @@ const LAZY = Symbol('compiles the OpenAPI schema on first use');
 export function compileSpecSchemaLazily(): void {
   const eager = schemaValidatorModule.OpenAPISchemaValidator as Eager & { [LAZY]?: true };
   if (typeof eager !== 'function') {
-    throw new Error('express-openapi-validator no longer exports OpenAPISchemaValidator from dist/framework/openapi.schema.validator: update src/http/lazy-spec-schema.ts');
+    throw new Error('express-openapi-validator no longer exports OpenAPISchemaValidator from dist/framework/openapi.schema.validator: update src/http/openapi/lazy-spec-schema.ts');
   }
   if (eager[LAZY]) return;
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { restartDelayMs, watchStartup } from '../../src/cluster';
+import { restartDelayMs, watchStartup } from '../../../src/app/cluster';
 
 describe('restartDelayMs', () => {
   test.each([

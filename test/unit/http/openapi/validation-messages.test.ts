@@ -1,4 +1,4 @@
-import { validationMessage, type ValidatorErrorItem } from '../../../src/http/validation-messages';
+import { validationMessage, type ValidatorErrorItem } from '../../../../src/http/openapi/validation-messages';
 
 const item = (path: string, keyword: string, message: string): ValidatorErrorItem => ({ path, message, errorCode: `${keyword}.openapi.validation` });
 

@@ -3,9 +3,9 @@
  * with WEB_CONCURRENCY > 1, as the primary of a cluster or as one of its workers.
  */
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig } from './config';
-import { prepareStorageInBackground } from './data/storage-in-background';
-import { createLogger } from './logger';
+import { ConfigError, loadConfig } from '../config/config';
+import { prepareStorageInBackground } from '../data/storage-in-background';
+import { createLogger } from '../support/logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();

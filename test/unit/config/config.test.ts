@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../../src/config/config';
 
 describe('loadConfig', () => {
   test('when nothing is set, then the embedded defaults apply', () => {

@@ -1,4 +1,4 @@
-import { checkReadiness, type Probe, type Probes } from '../../src/readiness';
+import { checkReadiness, type Probe, type Probes } from '../../../src/app/readiness';
 
 const ok = async () => undefined;
 const refused = async () => {

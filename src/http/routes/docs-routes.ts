@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
-import { PROJECT_ROOT, SPEC_PATHS } from '../project-root';
-import { readSpec } from './spec-document';
+import { PROJECT_ROOT, SPEC_PATHS } from '../../support/project-root';
+import { readSpec } from '../openapi/spec-document';
 
 export const DOCS_HTML_PATH = join(PROJECT_ROOT, 'dist', 'docs', 'index.html');
 

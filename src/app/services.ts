@@ -3,29 +3,30 @@
  * closes them in reverse order.
  */
 import type { Knex } from 'knex';
-import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from './call-budget';
-import type { Config, UpstreamEndpoint } from './config';
-import { KnexAccountRepository } from './data/account-repository';
-import { CachedCallerRepository } from './data/cached-caller-repository';
-import { KnexCallerRepository } from './data/caller-repository';
-import { KnexCommsRepository } from './data/comms-repository';
-import { KnexCreditHoldRepository } from './data/credit-hold-repository';
-import { createDatabase, migrateToLatest } from './data/database';
-import { KnexIdempotencyRepository } from './data/idempotency-repository';
-import { KnexSnapRepository } from './data/snap-repository';
-import { ChargingStatements } from './data/store-charged';
-import { Sweeper } from './data/sweeper';
-import type { CommsRepository, CreditsRepository, SnapRepository } from './domain/ports';
-import { createMemoryStore, createRedisStore, type RateLimitStore } from './http/rate-limit-store';
-import type { Logger } from './logger';
-import { countCommsCharges, countSnapCharges } from './metrics/counted-charges';
-import { instrumentPredictor } from './metrics/instrumented-predictor';
-import { registerRateLimitGauge } from './metrics/rate-limit-gauge';
-import { createMetrics, type Metrics } from './metrics/registry';
-import { EmbeddedPredictor } from './upstream/embedded/embedded-predictor';
-import { CircuitBreaker } from './upstream/circuit-breaker';
-import { withFallback } from './upstream/fallback-predictor';
-import type { Predictor, UpstreamName } from './domain/ports';
+import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
+import type { Config, UpstreamEndpoint } from '../config/config';
+import { KnexAccountRepository } from '../data/account-repository';
+import { CachedCallerRepository } from '../data/cached-caller-repository';
+import { KnexCallerRepository } from '../data/caller-repository';
+import { KnexCommsRepository } from '../data/comms-repository';
+import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
+import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { KnexIdempotencyRepository } from '../data/idempotency-repository';
+import { KnexSnapRepository } from '../data/snap-repository';
+import { ChargingStatements } from '../data/store-charged';
+import { Sweeper } from '../data/sweeper';
+import { reportingOutages } from '../data/unavailable';
+import type { CommsRepository, CreditsRepository, SnapRepository } from '../domain/ports';
+import { createMemoryStore, createRedisStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
+import type { Logger } from '../support/logger';
+import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
+import { instrumentPredictor } from '../metrics/instrumented-predictor';
+import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
+import { createMetrics, type Metrics } from '../metrics/registry';
+import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
+import { CircuitBreaker } from '../upstream/circuit-breaker';
+import { withFallback } from '../upstream/fallback-predictor';
+import type { Predictor, UpstreamName } from '../domain/ports';
 
 export interface Services {
   db: Knex;
@@ -64,10 +65,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
     throw err;
   }
   const rateLimit = await rateLimitStarting;
-  const metrics = createMetrics(db);
+  const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
+  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
   registerRateLimitGauge(metrics.registry, rateLimit);
-  const callers = new CachedCallerRepository(new KnexCallerRepository(db));
-  const accounts = new KnexAccountRepository(db, () => callers.clear());
+  const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
+  const accounts = reportingOutages(new KnexAccountRepository(db, () => callers.clear()));
   const charges = new ChargingStatements(db);
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
@@ -83,10 +85,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
     db,
     callers,
     accounts,
-    credits: new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)),
-    snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
-    comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
-    idempotency: new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config)),
+    credits,
+    snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
+    comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
+    idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
     predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
     rateLimit,
     metrics,
@@ -107,7 +109,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
  */
 async function createPredictor(config: Config, metrics: Metrics): Promise<Predictor> {
   if (!config.openai) return new EmbeddedPredictor();
-  const { OpenAiPredictor } = await import('./upstream/openai/openai-predictor');
+  const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
   const settings = config.openai;
   const totalMs = Math.round(settings.timeoutSeconds * 1000);
   const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: number): Predictor =>

@@ -1,6 +1,6 @@
 /** The OpenAPI schema that express-openapi-validator compiles at every start is compiled only when a spec is checked. */
 import * as schemaValidatorModule from 'express-openapi-validator/dist/framework/openapi.schema.validator';
-import { compileSpecSchemaLazily } from '../../../src/http/lazy-spec-schema';
+import { compileSpecSchemaLazily } from '../../../../src/http/openapi/lazy-spec-schema';
 
 const Original = schemaValidatorModule.OpenAPISchemaValidator;
 let compiles = 0;

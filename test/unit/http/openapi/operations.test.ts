@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { bindOperations, type OperationHandler } from '../../../src/http/operations';
+import { bindOperations, type OperationHandler } from '../../../../src/http/openapi/operations';
 
 const SPEC = `
 openapi: 3.1.0

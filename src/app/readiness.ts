@@ -9,14 +9,9 @@
  * balancer at once.
  */
 import type { Services } from './services';
-import { withTimeout } from './with-timeout';
+import { withTimeout } from '../support/with-timeout';
 
-export type CheckState = 'ok' | 'degraded' | 'unavailable';
-
-export interface Readiness {
-  status: CheckState;
-  checks: Record<string, CheckState>;
-}
+import type { CheckState, Readiness } from '../http/routes/ops-routes';
 
 export interface Probe {
   check: () => Promise<unknown>;

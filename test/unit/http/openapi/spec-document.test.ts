@@ -2,8 +2,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSpec, loadSpecDocument, readSpec } from '../../../src/http/spec-document';
-import { SPEC_PATHS } from '../../../src/project-root';
+import { buildSpec, loadSpecDocument, readSpec } from '../../../../src/http/openapi/spec-document';
+import { SPEC_PATHS } from '../../../../src/support/project-root';
 
 const dir = mkdtempSync(join(tmpdir(), 'spec-document-'));
 const specPath = join(dir, 'spec.yaml');

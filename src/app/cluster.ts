@@ -10,10 +10,10 @@
  * worker to drain and exits when they have exited: 0 if all exited cleanly.
  */
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from './config';
-import { createDatabase, migrateToLatest } from './data/database';
-import type { Logger } from './logger';
-import { serveClusterMetrics } from './metrics/cluster-metrics';
+import type { Config } from '../config/config';
+import { createDatabase, migrateToLatest } from '../data/database';
+import type { Logger } from '../support/logger';
+import { serveClusterMetrics } from '../metrics/cluster-metrics';
 import type { ServerOptions } from './server';
 
 const READY = 'pps:worker-ready';

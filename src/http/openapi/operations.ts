@@ -4,8 +4,8 @@
  * Startup fails if an operation has no handler or a handler has no operation.
  */
 import type { Request, Response, Router } from 'express';
-import type { Caller } from '../domain/ports';
-import { successEnvelope } from './envelope';
+import type { Caller } from '../../domain/ports';
+import { successEnvelope } from '../envelope';
 import { readSpec } from './spec-document';
 
 export interface OperationInput<Body> {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../project-root';
+import { PROJECT_ROOT } from '../../support/project-root';
 
 export type SpecDocument = Readonly<Record<string, unknown>>;
 

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAccount } from './domain/accounts';
-import type { AccountRepository } from './domain/ports';
+import { createAccount } from '../domain/accounts';
+import type { AccountRepository } from '../domain/ports';
 
 const DEMO_CREDITS = 100;
 

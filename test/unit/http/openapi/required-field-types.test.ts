@@ -1,5 +1,5 @@
-import { SPEC_PATHS } from '../../../src/project-root';
-import { bodyFieldTypes } from '../../../src/http/required-field-types';
+import { SPEC_PATHS } from '../../../../src/support/project-root';
+import { bodyFieldTypes } from '../../../../src/http/openapi/required-field-types';
 
 describe('bodyFieldTypes', () => {
   test('when read from the public spec, then each body property has its declared type, through $refs and nullable types', () => {

@@ -13,8 +13,8 @@
  */
 import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import type { Logger } from '../logger';
-import { TimeoutError, withTimeout } from '../with-timeout';
+import type { Logger } from '../../support/logger';
+import { TimeoutError, withTimeout } from '../../support/with-timeout';
 
 export interface RateLimitStore {
   store: Store;
