@@ -29,7 +29,8 @@ run: build
 test: install lint typecheck gen-check unit integration contract
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
-# parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold.
+# parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
+# the public spec breaks nothing of the last release (oasdiff, docs/compatibility.md).
 lint: install
 	scripts/lint/check-lockfile.sh
 	npx eslint .
@@ -37,6 +38,7 @@ lint: install
 	node scripts/lint/check-yaml.mjs openapi/openapi.yaml openapi/admin.yaml
 	npx redocly lint openapi/openapi.yaml openapi/admin.yaml
 	npx spectral lint openapi/openapi.yaml --ruleset .spectral.yaml --fail-severity warn --quiet
+	node scripts/lint/check-compatibility.mjs
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit
