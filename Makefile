@@ -10,7 +10,7 @@ help:
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration and contract tests"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
-	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes bench/results.md"
+	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes test-output/bench/results.md"
 	@echo "make lint | typecheck | gen | gen-check | unit | integration | build | clean"
 
 install: $(NPM_STAMP)
@@ -30,9 +30,11 @@ test: install lint typecheck gen-check unit integration contract
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
 # parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
-# the public spec breaks nothing of the last release (oasdiff, docs/compatibility.md).
+# the public spec breaks nothing of the last release (oasdiff, docs/compatibility.md);
+# every relative link (and path written as code) in README.md and docs/*.md resolves.
 lint: install
 	scripts/lint/check-lockfile.sh
+	node scripts/lint/check-doc-links.mjs
 	npx eslint .
 	scripts/ensure-python-tools.sh
 	node scripts/lint/check-yaml.mjs openapi/openapi.yaml openapi/admin.yaml

@@ -1,4 +1,4 @@
-/** The bench's report: markdown tables, printed and written to bench/results.md. */
+/** The bench's report: markdown tables, printed and written to test-output/bench/results.md. */
 import { baselineOf, cpuMsPer2xx, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
 import { isDurable } from './scratch-database';
 import type { SlowUpstreamResult } from './slow-upstream-run';

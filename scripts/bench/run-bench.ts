@@ -2,7 +2,7 @@
  * `make bench`: one run on one machine of the bare Express baseline and the real service
  * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
  * the cold start;
- * prints the report and writes it to bench/results.md.
+ * prints the report and writes it to test-output/bench/results.md (or --out FILE).
  *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
  * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
  * them); the bench works in databases of its own there and drops them afterwards.

@@ -17,7 +17,8 @@ import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
 import type { CommsRepository, CreditsRepository, SnapRepository } from '../domain/ports';
-import { createMemoryStore, createRedisStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
+import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
+import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
@@ -26,7 +27,8 @@ import { createMetrics, type Metrics } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
 import { CircuitBreaker } from '../upstream/circuit-breaker';
 import { withFallback } from '../upstream/fallback-predictor';
-import type { Predictor, UpstreamName } from '../domain/ports';
+import type { Predictor, UpstreamName, UsageRepository } from '../domain/ports';
+import { KnexUsageRepository } from '../data/usage-repository';
 
 export interface Services {
   db: Knex;
@@ -36,6 +38,7 @@ export interface Services {
   snaps: SnapRepository;
   comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
+  usage: UsageRepository;
   predictor: Predictor;
   rateLimit: RateLimitStore;
   metrics: Metrics;
@@ -69,7 +72,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
-  const accounts = reportingOutages(new KnexAccountRepository(db, () => callers.clear()));
+  callers.start();
+  const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
@@ -89,11 +93,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
     snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
+    usage: reportingOutages(new KnexUsageRepository(db)),
     predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
     rateLimit,
     metrics,
     close: async () => {
       await sweeper.stop();
+      await callers.stop();
       await rateLimit.close();
       await db.destroy();
     },
