@@ -47,11 +47,11 @@ export interface CommsInput {
   draft?: string;
 }
 
-export interface CommsResult {
+export type CommsResult = {
   commsId: number;
   snapId: number;
   commsResponse: CommsAnalysis;
-}
+};
 
 export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
   await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createCommsAnalysis');

@@ -48,14 +48,14 @@ export interface RequestContext {
   timing?: UpstreamTime;
 }
 
-export interface SnapResult {
+export type SnapResult = {
   snapId: number;
   snapResponse: Omit<SnapPrediction, 'secondary_profile' | 'secondary_code'> & {
     name: string;
     secondary_profile: SecondaryProfileName | null;
     secondary_code: SecondaryProfileCode | null;
   };
-}
+};
 
 export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
   await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createSnap');
