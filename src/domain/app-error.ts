@@ -16,7 +16,8 @@ export type ErrorKind =
   | 'rate_limited'
   | 'generation_failed'
   | 'internal'
-  | 'unavailable';
+  | 'unavailable'
+  | 'overloaded';
 
 export interface AppErrorOptions {
   kind: ErrorKind;
