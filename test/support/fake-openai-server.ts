@@ -52,6 +52,7 @@ export type Behaviour =
   | { kind: 'status'; code: number; body: unknown; headers: Readonly<Record<string, string>> }
   | { kind: 'delay'; ms: number; then: Behaviour }
   | { kind: 'hang' }
+  | { kind: 'held'; release: Promise<unknown>; then: Behaviour }
   | { kind: 'stall' }
   | { kind: 'garbage' };
 
@@ -105,6 +106,11 @@ export function delay(ms: number, then: Behaviour): Behaviour {
 /** Never answer; the connection stays open until the client gives up or the fake closes. */
 export function hang(): Behaviour {
   return { kind: 'hang' };
+}
+
+/** Holds the call open until `release` settles, then behaves as `then`: a slow call that ends when the test says. */
+export function heldUntil(release: Promise<unknown>, then: Behaviour): Behaviour {
+  return { kind: 'held', release, then };
 }
 
 /** 200 with `Content-Type: application/json` and a body that is not JSON. */
@@ -229,6 +235,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       }
       case 'hang':
         return;
+      case 'held': {
+        const proceed = () => behave(res, behaviour.then, n, model);
+        void behaviour.release.then(proceed, proceed);
+        return;
+      }
       case 'garbage':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('this is { not json');
