@@ -11,7 +11,7 @@ help:
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
 	@echo "make image - the container image (buildah, no daemon) as an OCI archive and its SBOM in dist/image/ (docs/deploy.md)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
-	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes bench/results.md"
+	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes test-output/bench/results.md"
 	@echo "make lint | typecheck | gen | gen-check | unit | integration | image-test | build | clean"
 
 install: $(NPM_STAMP)
@@ -25,14 +25,16 @@ build: install
 	npm run build --silent
 
 run: build
-	DEMO_ACCOUNT=true node dist/src/main.js
+	DEMO_ACCOUNT=true node dist/src/app/main.js
 
 test: install lint typecheck gen-check unit integration contract image-test
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
-# parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold.
+# parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
+# every relative link in README.md and docs/*.md resolves.
 lint: install
 	scripts/lint/check-lockfile.sh
+	node scripts/lint/check-doc-links.mjs
 	npx eslint .
 	scripts/ensure-python-tools.sh
 	node scripts/lint/check-yaml.mjs openapi/openapi.yaml openapi/admin.yaml

@@ -96,7 +96,7 @@ export interface paths {
         post?: never;
         /**
          * Deactivate an API key
-         * @description The key is refused by the public API within 5 seconds.
+         * @description The key is refused by the public API from the next request on the instance that deactivated it, and on every instance within 3 seconds.
          */
         delete: operations["deactivateApiKey"];
         options?: never;

@@ -55,8 +55,8 @@ export function benchSettings(argv: readonly string[], root: string): BenchSetti
     capacityRequests: quick ? 400 : 5000,
     capacityWarmupRequests: quick ? 20 : 100,
     coldStartRuns: quick ? 1 : 3,
-    // The committed record is written only by a full run without a profiler.
-    outFile: outFile ?? join(root, quick || cpuProfile ? 'test-output/bench/results.md' : 'bench/results.md'),
+    // A generated report, ignored by git: the figures worth keeping go into docs/benchmarking.md with their date and commit.
+    outFile: outFile ?? join(root, 'test-output/bench/results.md'),
     keepWorkDir: argv.includes('--keep'),
     cpuProfile,
   };

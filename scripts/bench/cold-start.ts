@@ -1,5 +1,5 @@
 /**
- * Cold start: from spawning `node dist/src/main.js` to its first `POST /api/v1/snap`
+ * Cold start: from spawning `node dist/src/app/main.js` to its first `POST /api/v1/snap`
  * answered 201. The account is created through the admin listener as soon as it
  * answers; both are polled every 5 ms.
  */
@@ -23,7 +23,7 @@ export async function measureColdStart(paths: BenchPaths, name: string, env: Rec
   const started = performance.now();
   const child = startChild({
     name,
-    args: [join(paths.root, 'dist/src/main.js')],
+    args: [join(paths.root, 'dist/src/app/main.js')],
     env: serviceEnv({ ...env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: admin.adminToken }),
     logFile: join(paths.workDir, 'cold-start.log'),
     cwd: paths.root,

@@ -1,6 +1,6 @@
 /**
  * Preloaded into the server under test (`node -r dist/scripts/bench/loop-delay-probe.js
- * dist/src/main.js`), so the service's code stays untouched: records the event-loop
+ * dist/src/app/main.js`), so the service's code stays untouched: records the event-loop
  * delay with perf_hooks.monitorEventLoopDelay and, on every SIGUSR2 and at exit, appends
  * a snapshot to BENCH_LOOP_DELAY_DIR/loop-delay-<pid>.jsonl and starts afresh. The bench
  * sends SIGUSR2 before the measured load (discarding startup) and after it.

@@ -1,4 +1,4 @@
-/** The bench's report: markdown tables, printed and written to bench/results.md. */
+/** The bench's report: markdown tables, printed and written to test-output/bench/results.md. */
 import { baselineOf, cpuMsPer2xx, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
 import { isDurable } from './scratch-database';
 import type { SlowUpstreamResult } from './slow-upstream-run';
@@ -209,7 +209,7 @@ const METHOD = [
   'CPU: user + system time over the round, in cores (1.00 = one core busy), from /proc: the server\'s processes, autocannon\'s process, the PostgreSQL and Redis processes (found by their listening port), and the whole machine; other = machine − the rest (the bench itself, other work).',
   'Peak RSS: VmHWM of the server process from /proc/<pid>/status, sampled every 200 ms for its whole life (startup and every round included); for several processes, the sum of their peaks.',
   `Event-loop delay: perf_hooks.monitorEventLoopDelay (resolution ${PROBE_RESOLUTION_MS} ms) inside the server, preloaded with \`node -r dist/scripts/bench/loop-delay-probe.js\`, reset just before the burst; delay = sampled interval − ${PROBE_RESOLUTION_MS} ms.`,
-  'Cold start: from spawning `node dist/src/main.js` to the first 201 of `POST /api/v1/snap`, the account created through the admin listener as soon as it answers (both polled every 5 ms).',
+  'Cold start: from spawning `node dist/src/app/main.js` to the first 201 of `POST /api/v1/snap`, the account created through the admin listener as soon as it answers (both polled every 5 ms).',
   'Every process of a run (servers, load generator, fake upstream, PostgreSQL, Redis) runs on this one machine and talks over 127.0.0.1.',
 ];
 
@@ -224,7 +224,7 @@ export function renderReport(results: BenchResults): string {
     `- date: ${machine.date}`,
     `- machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory; 1-minute load average at the start: ${machine.loadAverageAtStart.toFixed(2)}`,
     `- Node.js ${machine.node}; code: ${machine.commit}`,
-    `- service: \`NODE_ENV=production node dist/src/main.js\`, PostgreSQL + Redis, embedded predictor, LOG_LEVEL=warn, RATE_LIMIT_MAX=100000000`,
+    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, PostgreSQL + Redis, embedded predictor, LOG_LEVEL=warn, RATE_LIMIT_MAX=100000000`,
     `- PostgreSQL: fsync=${results.postgres.fsync}, synchronous_commit=${results.postgres.synchronousCommit} (${isDurable(results.postgres) ? 'durable, as production runs it: every commit waits for the disk' : '**not durable**: commits do not wait for the disk, so their cost is hidden'})`,
     '',
     throughputSection(results),

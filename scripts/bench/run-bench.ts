@@ -2,7 +2,7 @@
  * `make bench`: one run on one machine of the bare Express baseline and the real service
  * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
  * the cold start;
- * prints the report and writes it to bench/results.md.
+ * prints the report and writes it to test-output/bench/results.md (or --out FILE).
  *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
  * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
  * them); the bench works in databases of its own there and drops them afterwards.
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const databaseUrl = process.env['DATABASE_URL'];
   const redisUrl = process.env['REDIS_URL'];
   if (!databaseUrl || !redisUrl) throw new Error('DATABASE_URL and REDIS_URL are not set: run it through scripts/with-test-services.sh (make bench does)');
-  if (!existsSync(join(ROOT, 'dist/src/main.js'))) throw new Error('dist/src/main.js is missing: npm run build first (make bench does)');
+  if (!existsSync(join(ROOT, 'dist/src/app/main.js'))) throw new Error('dist/src/app/main.js is missing: npm run build first (make bench does)');
 
   const workDir = mkdtempSync(join(tmpdir(), 'pps-bench-'));
   const paths = { root: snapshotApp(ROOT, workDir), workDir };

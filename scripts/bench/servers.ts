@@ -1,6 +1,6 @@
 /**
  * The servers under test, each a child process watched by a ServerMonitor: the real
- * service (`node dist/src/main.js`, configured by environment only) and the bare
+ * service (`node dist/src/app/main.js`, configured by environment only) and the bare
  * Express baseline.
  */
 import { join } from 'node:path';
@@ -49,7 +49,7 @@ export async function startService(
   const preload = options.loopDelayProbe ? ['-r', join(paths.root, 'dist/scripts/bench/loop-delay-probe.js')] : [];
   const child = startChild({
     name: options.name,
-    args: [...(options.nodeArgs ?? []), ...preload, join(paths.root, 'dist/src/main.js')],
+    args: [...(options.nodeArgs ?? []), ...preload, join(paths.root, 'dist/src/app/main.js')],
     env: serviceEnv({ ...options.env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: adminToken }),
     logFile: join(paths.workDir, `${slug(options.name)}.log`),
     cwd: paths.root,

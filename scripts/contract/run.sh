@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make contract`: proves openapi/openapi.yaml against the live service, built as shipped.
-#   1. starts `node dist/src/main.js` against a throwaway PostgreSQL and Redis, with the
+#   1. starts `node dist/src/app/main.js` against a throwaway PostgreSQL and Redis, with the
 #      rate limit raised so that it cannot make the run flaky (the real limit of 120 has
 #      its own test: test/integration/rate-limit.test.ts);
 #   2. creates an account with enough credits through the admin API;
@@ -22,7 +22,7 @@ cd "$root"
 if [ "${1:-}" != "--with-services" ]; then
   scripts/ensure-system-packages.sh
   scripts/ensure-python-tools.sh
-  [ -f dist/src/main.js ] && [ -f dist/docs/index.html ] || { echo "contract: run npm run build first (make contract does)" >&2; exit 1; }
+  [ -f dist/src/app/main.js ] && [ -f dist/docs/index.html ] || { echo "contract: run npm run build first (make contract does)" >&2; exit 1; }
   exec scripts/with-test-services.sh "$0" --with-services
 fi
 
@@ -50,7 +50,7 @@ echo "contract: starting the service on $base_url (log: test-output/contract/ser
 env HOST=127.0.0.1 PORT="$port" ADMIN_HOST=127.0.0.1 ADMIN_PORT="$admin_port" ADMIN_TOKEN="$admin_token" \
   DATABASE_URL="$DATABASE_URL" REDIS_URL="$REDIS_URL" RATE_LIMIT_REDIS_PREFIX="pps:contract:" \
   RATE_LIMIT_MAX=1000000000 LOG_LEVEL="${LOG_LEVEL:-warn}" \
-  node dist/src/main.js >"$out/server.log" 2>&1 &
+  node dist/src/app/main.js >"$out/server.log" 2>&1 &
 server_pid=$!
 stop_server() {
   kill "$server_pid" 2>/dev/null || true

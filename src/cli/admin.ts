@@ -9,7 +9,7 @@ const USAGE = `usage: npm run admin -- <command>
   show-account <accountId>          balance and keys (prefixes only)
   add-credits <accountId> <amount>  add credits
   create-key <accountId>            create another API key (shown once)
-  deactivate-key <keyId>            deactivate a key (refused within 5 seconds)
+  deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
 type AdminRequest = { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown };

@@ -6,8 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SPEC_PATHS } from '../project-root';
-import { buildSpec, builtSpecPath } from '../http/spec-document';
+import { SPEC_PATHS } from '../support/project-root';
+import { buildSpec, builtSpecPath } from '../http/openapi/spec-document';
 
 for (const specPath of Object.values(SPEC_PATHS)) {
   const target = builtSpecPath(specPath);

@@ -3,9 +3,9 @@
  * a step of their own before starting instances. Reads DATABASE_URL (or DATA_DIR) like
  * the service; safe to run while instances start (src/data/database.ts, migrateToLatest).
  */
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig } from '../config/config';
 import { createDatabase, migrateToLatest } from '../data/database';
-import { createLogger } from '../logger';
+import { createLogger } from '../support/logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -3,10 +3,10 @@ import { toNumber } from './database';
 import type { AccountRepository, AccountSummary } from '../domain/ports';
 
 export class KnexAccountRepository implements AccountRepository {
-  /** @param onKeyDeactivated lets a key cache of this process forget the key at once. */
+  /** @param onKeyDeactivated lets a key cache of this process forget the key (by its hash) at once. */
   constructor(
     private readonly db: Knex,
-    private readonly onKeyDeactivated: () => void = () => undefined,
+    private readonly onKeyDeactivated: (keyHash: string) => void = () => undefined,
   ) {}
 
   async create(input: { name: string; credits: number; keyHash: string; keyPrefix: string }): Promise<{ accountId: number; keyId: number }> {
@@ -73,8 +73,8 @@ export class KnexAccountRepository implements AccountRepository {
     const rows = await this.db('api_keys')
       .where({ id: keyId })
       .update({ active: false, deactivated_at: this.db.raw('coalesce(deactivated_at, now())') })
-      .returning('id');
-    if (rows.length === 1) this.onKeyDeactivated();
+      .returning('key_hash');
+    if (rows.length === 1) this.onKeyDeactivated(String(rows[0].key_hash));
     return rows.length === 1;
   }
 

@@ -49,6 +49,12 @@ export class KnexCreditHoldRepository implements CreditsRepository {
   }
 
   /** One statement for the batch: each request's hold id, or null where its account had no credit left for it. */
+  /** Credits held by calls in flight, on every instance (the `credit_holds_active` gauge). */
+  async countActive(): Promise<number> {
+    const row = await this.db('credit_holds').count<{ n: unknown }[]>({ n: '*' }).first();
+    return toNumber(row?.n ?? 0);
+  }
+
   private async holdAll(wanted: HoldWanted[]): Promise<Array<number | null>> {
     const result = await this.db.raw(
       `WITH wanted AS (

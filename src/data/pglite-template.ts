@@ -7,7 +7,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PROJECT_ROOT } from '../project-root';
+import { PROJECT_ROOT } from '../support/project-root';
 import { migrationSource } from './migrations';
 
 export const TEMPLATE_DIR = join(PROJECT_ROOT, 'dist', 'pglite-template');

@@ -4,20 +4,20 @@
  * Before all of that, the ops endpoints (/healthz, /readyz, /metrics): no token.
  */
 import express, { type Express } from 'express';
-import type { Logger } from '../logger';
-import { SPEC_PATHS } from '../project-root';
-import type { Services } from '../services';
+import type { Logger } from '../support/logger';
+import { SPEC_PATHS } from '../support/project-root';
 import { adminTokenAuth } from './admin-auth';
+import type { AdminDependencies } from './dependencies';
 import { errorMapper } from './error-mapper';
 import { adminHandlers } from './handlers/admin';
 import { jsonBody } from './json-body';
-import { bindOperations } from './operations';
-import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './ops-routes';
+import { bindOperations } from './openapi/operations';
+import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './routes/ops-routes';
 import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
-import { specValidator } from './spec-validator';
+import { specValidator } from './openapi/spec-validator';
 
-export function createAdminApp(adminToken: string, validateResponses: boolean, services: Services, logger: Logger, ops: OpsDependencies): Express {
+export function createAdminApp(adminToken: string, validateResponses: boolean, services: AdminDependencies, logger: Logger, ops: OpsDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing

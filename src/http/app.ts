@@ -4,23 +4,23 @@
  * the handler bound by operationId; any error goes to the one error mapper.
  */
 import express, { type Express } from 'express';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
-import { SPEC_PATHS } from '../project-root';
-import type { Services } from '../services';
+import type { Config } from '../config/config';
+import type { Logger } from '../support/logger';
+import { SPEC_PATHS } from '../support/project-root';
 import { apiKeyAuth } from './api-key-auth';
-import { docsRoutes } from './docs-routes';
+import type { ApiDependencies } from './dependencies';
+import { docsRoutes } from './routes/docs-routes';
 import { errorMapper } from './error-mapper';
 import { publicHandlers } from './handlers';
 import { jsonBody } from './json-body';
-import { bindOperations } from './operations';
+import { bindOperations } from './openapi/operations';
 import { rateLimitByIp } from './rate-limit';
 import { requestLog } from './request-log';
 import { requestMetrics } from './request-metrics';
 import { securityHeaders } from './security-headers';
-import { specValidator } from './spec-validator';
+import { specValidator } from './openapi/spec-validator';
 
-export function createApiApp(config: Config, services: Services, logger: Logger): Express {
+export function createApiApp(config: Config, services: ApiDependencies, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing

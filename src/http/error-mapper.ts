@@ -7,11 +7,10 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, type ErrorKind } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
-import { isDatabaseUnavailable } from '../data/unavailable';
-import { PredictorError } from '../upstream/predictor-error';
+import { PredictorError } from '../domain/predictor-error';
 import { bareErrorBody, failureEnvelope } from './envelope';
 import { requestSummary } from './request-log';
-import { validationMessage, type ValidatorErrorItem } from './validation-messages';
+import { validationMessage, type ValidatorErrorItem } from './openapi/validation-messages';
 
 export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
 
@@ -49,7 +48,6 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
 
 function toAppError(err: unknown, req: Request): AppError {
   if (err instanceof AppError) return err;
-  if (isDatabaseUnavailable(err)) return new AppError({ kind: 'unavailable', message: MESSAGES.serviceUnavailable, cause: err });
   const bodyParserError = fromBodyParser(err);
   if (bodyParserError) return bodyParserError;
   const validatorError = fromValidator(err, req);

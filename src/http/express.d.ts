@@ -1,7 +1,7 @@
 /** What our middleware adds to Express's request. */
 import type { RateLimitInfo } from 'express-rate-limit';
 import type { Caller } from '../domain/ports';
-import type { Logger } from '../logger';
+import type { Logger } from '../support/logger';
 
 declare global {
   namespace Express {

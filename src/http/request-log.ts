@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
-import type { Logger } from '../logger';
+import type { Logger } from '../support/logger';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { Metrics } from '../metrics/registry';
-import { listOperations, type SpecOperation } from './operations';
+import { listOperations, type SpecOperation } from './openapi/operations';
 
 export function requestMetrics(specPath: string, metrics: Pick<Metrics, 'httpRequests' | 'httpRequestDuration'>): RequestHandler {
   const operationOf = operationMatcher(listOperations(specPath));

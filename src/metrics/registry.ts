@@ -3,7 +3,6 @@
  * so servers started side by side in one process, as in tests, do not mix counts).
  * Parts are measured by decorators (see this folder), never from inside the domain.
  */
-import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Request latencies: from a cached 401 to a slow upstream call (30 s by default). */
@@ -23,14 +22,22 @@ export interface Metrics {
   rateLimitedRequests: Counter;
 }
 
-/** What knex's pool (tarn) tells about its connections. */
-interface PoolCounts {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
+/** Connections of the database pool: checked out, idle, and requests waiting for one. */
+export interface PoolCounts {
+  used: number;
+  free: number;
+  pending: number;
 }
 
-export function createMetrics(db: Knex): Metrics {
+/** What the gauges read when scraped, given by the composition root. */
+export interface MetricSources {
+  /** The pool's connections; undefined where there is no pool (PGlite). */
+  poolCounts(): PoolCounts | undefined;
+  /** Credits held by calls in flight, counted in the database. */
+  countActiveHolds(): Promise<number>;
+}
+
+export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Gauge({
@@ -39,11 +46,11 @@ export function createMetrics(db: Knex): Metrics {
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const pool = (db.client as { pool?: PoolCounts }).pool;
-      if (!pool) return;
-      this.set({ state: 'used' }, pool.numUsed());
-      this.set({ state: 'free' }, pool.numFree());
-      this.set({ state: 'pending' }, pool.numPendingAcquires());
+      const counts = sources.poolCounts();
+      if (!counts) return;
+      this.set({ state: 'used' }, counts.used);
+      this.set({ state: 'free' }, counts.free);
+      this.set({ state: 'pending' }, counts.pending);
     },
   });
   new Gauge({
@@ -52,11 +59,8 @@ export function createMetrics(db: Knex): Metrics {
     aggregator: 'max',
     registers: [registry],
     async collect() {
-      const row = await db('credit_holds')
-        .count<{ n: unknown }[]>({ n: '*' })
-        .first()
-        .catch(() => undefined); // the database is away: no sample rather than no metrics
-      if (row) this.set(Number(row.n));
+      const held = await sources.countActiveHolds().catch(() => undefined); // the database is away: no sample rather than no metrics
+      if (held !== undefined) this.set(held);
     },
   });
   return {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { clientIp, PERSON } from '../support/factories';
-import { SPEC_PATHS } from '../../src/project-root';
+import { SPEC_PATHS } from '../../src/support/project-root';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;

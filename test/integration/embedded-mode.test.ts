@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const MAIN = join(__dirname, '../../dist/src/main.js');
+const MAIN = join(__dirname, '../../dist/src/app/main.js');
 
 interface Started {
   child: ChildProcess;

@@ -1,5 +1,5 @@
 /**
- * The built service (`node dist/src/main.js`) as a child process, for tests that send it
+ * The built service (`node dist/src/app/main.js`) as a child process, for tests that send it
  * signals. `make integration` builds first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, requireEnv } from './test-server';
 
-const MAIN = join(__dirname, '../../dist/src/main.js');
+const MAIN = join(__dirname, '../../dist/src/app/main.js');
 
 export interface SpawnedServer {
   child: ChildProcess;

@@ -3,9 +3,9 @@
  * PostgreSQL and Redis named by DATABASE_URL and REDIS_URL (make test provides them).
  */
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
-import { startServer, type RunningServer } from '../../src/server';
+import { loadConfig } from '../../src/config/config';
+import { createLogger } from '../../src/support/logger';
+import { startServer, type RunningServer } from '../../src/app/server';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 

@@ -3,7 +3,7 @@ import { MESSAGES } from '../../domain/messages';
 import type { operations } from '../../../generated/openapi';
 import { replayHeaders } from './replay-headers';
 import { requireCaller } from './require-caller';
-import type { OperationHandlers } from '../operations';
+import type { OperationHandlers } from '../openapi/operations';
 
 /** POST /api/v1/snap/comms (DESIGN.md pins what the contract leaves open). */
 export function createCommsAnalysis(deps: CreateCommsDeps): OperationHandlers<operations>['createCommsAnalysis'] {

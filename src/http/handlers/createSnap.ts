@@ -3,7 +3,7 @@ import { MESSAGES } from '../../domain/messages';
 import type { operations } from '../../../generated/openapi';
 import { replayHeaders } from './replay-headers';
 import { requireCaller } from './require-caller';
-import type { OperationHandlers } from '../operations';
+import type { OperationHandlers } from '../openapi/operations';
 
 /** POST /api/v1/snap (contract §4.1). */
 export function createSnap(deps: CreateSnapDeps): OperationHandlers<operations>['createSnap'] {

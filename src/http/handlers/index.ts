@@ -1,11 +1,11 @@
 /** The public operations, one handler per operationId of openapi/openapi.yaml. */
 import type { operations } from '../../../generated/openapi';
-import type { Services } from '../../services';
-import type { OperationHandlers } from '../operations';
+import type { ApiDependencies } from '../dependencies';
+import type { OperationHandlers } from '../openapi/operations';
 import { createCommsAnalysis } from './createCommsAnalysis';
 import { createSnap } from './createSnap';
 
-export function publicHandlers(services: Services) {
+export function publicHandlers(services: ApiDependencies) {
   const deps = {
     credits: services.credits,
     snaps: services.snaps,

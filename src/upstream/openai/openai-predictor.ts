@@ -20,7 +20,7 @@ import type { JsonSchema } from './json-schema-parts';
 import { mapCommsAnalysis } from './map-comms-analysis';
 import { mapSnapPrediction } from './map-snap-prediction';
 import { matchesSchema } from './matches-schema';
-import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from './output-bounds';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from '../../config/output-bounds';
 import type { PromptMessages } from './prompt-messages';
 import { readCompletionJson, readUsage } from './read-completion';
 import type { JsonObject } from './read-json-values';

@@ -5,7 +5,7 @@
  * that did not enforce the schema, the JSON after a `<think>…</think>` block or inside
  * a markdown fence. Error messages never quote the content, which may echo the notes.
  */
-import { PredictorError } from '../predictor-error';
+import { PredictorError } from '../../domain/predictor-error';
 import { isJsonObject, type JsonObject } from './read-json-values';
 
 export function readCompletionJson(completion: unknown): JsonObject {

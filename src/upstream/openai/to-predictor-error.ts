@@ -10,7 +10,7 @@ import {
   APIError,
   APIUserAbortError,
 } from 'openai';
-import { PredictorError } from '../predictor-error';
+import { PredictorError } from '../../domain/predictor-error';
 
 /** How the call ended, as far as its deadline knows (call-deadline.ts). */
 export interface CallEnd {

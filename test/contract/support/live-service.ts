@@ -1,5 +1,5 @@
 /**
- * The live service of `make contract`: `node dist/src/main.js`, built as shipped, that
+ * The live service of `make contract`: `node dist/src/app/main.js`, built as shipped, that
  * scripts/contract/run.sh starts and names in PPS_BASE_URL, PPS_ADMIN_URL and PPS_ADMIN_TOKEN.
  */
 import { randomInt } from 'node:crypto';

@@ -3,7 +3,7 @@ import { AppError } from '../../../src/domain/app-error';
 import { createSnap } from '../../../src/domain/create-snap';
 import type { ChargedSnap, CreditsRepository, SnapRepository } from '../../../src/domain/ports';
 import { InMemoryIdempotency } from './in-memory-idempotency';
-import { PredictorError } from '../../../src/upstream/predictor-error';
+import { PredictorError } from '../../../src/domain/predictor-error';
 import { type Predictor, type SnapPrediction } from '../../../src/domain/ports';
 
 const SUBJECT = { name: 'Ada', notes: 'Audits every figure.' };

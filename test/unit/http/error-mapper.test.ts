@@ -86,9 +86,9 @@ describe('errorMapper', () => {
     });
   });
 
-  test('when the database is unreachable, then it answers 503 "Service temporarily unavailable"', () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    expect(map(refused)).toMatchObject({ status: 503, body: { message: 'Service temporarily unavailable' } });
+  test('when the domain reports an outage, then it answers 503 "Service temporarily unavailable"', () => {
+    const outage = new AppError({ kind: 'unavailable', message: 'Service temporarily unavailable' });
+    expect(map(outage)).toMatchObject({ status: 503, body: { message: 'Service temporarily unavailable' } });
   });
 
   test('when anything else is thrown, then it answers 500 without the error\'s own text', () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
 import { requestLog } from '../../../src/http/request-log';
-import { createLogger } from '../../../src/logger';
+import { createLogger } from '../../../src/support/logger';
 
 interface Line {
   level: number;

@@ -1,9 +1,8 @@
-import type { Knex } from 'knex';
 import { countCommsCharges, countSnapCharges } from '../../../src/metrics/counted-charges';
 import { createMetrics } from '../../../src/metrics/registry';
 import type { ChargeOutcome, CommsRepository, SnapRepository } from '../../../src/domain/ports';
 
-const noDatabase = { client: {} } as unknown as Knex;
+const noDatabase = { poolCounts: () => undefined, countActiveHolds: async () => 0 };
 
 async function charged(metrics: ReturnType<typeof createMetrics>, operation: string): Promise<number> {
   const metric = await metrics.creditsCharged.get();

@@ -1,10 +1,9 @@
 import { instrumentPredictor } from '../../../src/metrics/instrumented-predictor';
 import { createMetrics } from '../../../src/metrics/registry';
-import { PredictorError } from '../../../src/upstream/predictor-error';
+import { PredictorError } from '../../../src/domain/predictor-error';
 import { type Predictor } from '../../../src/domain/ports';
-import type { Knex } from 'knex';
 
-const noDatabase = { client: {} } as unknown as Knex;
+const noDatabase = { poolCounts: () => undefined, countActiveHolds: async () => 0 };
 const provenance = { predictor: 'embedded', model: 'm', promptVersion: 'v' } as const;
 
 async function sample(metrics: ReturnType<typeof createMetrics>, name: string, labels: Record<string, string>): Promise<number> {

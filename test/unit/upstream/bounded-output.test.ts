@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { SPEC_PATHS } from '../../../src/project-root';
+import { SPEC_PATHS } from '../../../src/support/project-root';
 import {
   boundCommsAnalysis,
   boundSnapPrediction,

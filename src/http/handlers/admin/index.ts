@@ -2,8 +2,8 @@
 import { addCredits, createAccount, createApiKey, deactivateApiKey, getAccount } from '../../../domain/accounts';
 import type { AccountRepository } from '../../../domain/ports';
 import type { operations } from '../../../../generated/admin';
-import type { OperationHandlers } from '../../operations';
-import type { OpsOperationId } from '../../ops-routes';
+import type { OperationHandlers } from '../../openapi/operations';
+import type { OpsOperationId } from '../../routes/ops-routes';
 
 export function adminHandlers(accounts: AccountRepository) {
   return {

@@ -1,5 +1,5 @@
 import { reply, startFakeOpenAi, type FakeOpenAi } from '../../../support/fake-openai-server';
-import { PredictorError } from '../../../../src/upstream/predictor-error';
+import { PredictorError } from '../../../../src/domain/predictor-error';
 import {
   CONTEXT,
   MODEL,

@@ -10,7 +10,7 @@ import {
   type Behaviour,
   type FakeOpenAi,
 } from '../../../support/fake-openai-server';
-import { PredictorError } from '../../../../src/upstream/predictor-error';
+import { PredictorError } from '../../../../src/domain/predictor-error';
 import { API_KEY, CONTEXT, aSnapAnswer, aSubject, failureOf, predictorFor } from './given';
 
 /** Generous: the bound under test is timeoutMs (400); this only catches "waited for the server". */

@@ -1,5 +1,5 @@
 import { readCompletionJson, readUsage } from '../../../../src/upstream/openai/read-completion';
-import { PredictorError } from '../../../../src/upstream/predictor-error';
+import { PredictorError } from '../../../../src/domain/predictor-error';
 
 function completion(message: Record<string, unknown>, finishReason: unknown = 'stop'): unknown {
   return { choices: [{ index: 0, message, finish_reason: finishReason }] };

@@ -1,0 +1,56 @@
+/**
+ * Readiness (GET /readyz): can this process serve requests? Every dependency it needs
+ * is probed at once, each within `timeoutMs`, so a hung dependency answers "not
+ * ready" quickly instead of hanging the probe.
+ *
+ * PostgreSQL is required: without it nothing can be served (503). Redis is not: without
+ * it the rate limit is counted in this process and the service keeps serving, so a
+ * Redis outage is `degraded` (200) and never takes every instance out of a load
+ * balancer at once.
+ */
+import type { Services } from './services';
+import { withTimeout } from '../support/with-timeout';
+
+import type { CheckState, Readiness } from '../http/routes/ops-routes';
+
+export interface Probe {
+  check: () => Promise<unknown>;
+  /** The process serves without it (worse): its failure is `degraded`, not `unavailable`. */
+  optional?: boolean;
+}
+
+export type Probes = Record<string, Probe>;
+
+/** PostgreSQL (`select 1`), and Redis (PING, and the rate limit counted there) when REDIS_URL is set. */
+export function readinessProbes(services: Pick<Services, 'db' | 'rateLimit'>): Probes {
+  const { ping } = services.rateLimit;
+  return {
+    postgresql: {
+      check: async () => {
+        await services.db.raw('select 1');
+      },
+    },
+    ...(ping ? { redis: { check: ping, optional: true } } : {}),
+  };
+}
+
+export interface ReadinessOptions {
+  timeoutMs?: number;
+  /** Told why a check failed (the body says only which). */
+  onFailure?: (check: string, err: unknown) => void;
+}
+
+export async function checkReadiness(probes: Probes, options: ReadinessOptions = {}): Promise<Readiness> {
+  const { timeoutMs = 1000, onFailure } = options;
+  const entries = Object.entries(probes);
+  const results = await Promise.allSettled(entries.map(([, probe]) => withTimeout(Promise.resolve().then(probe.check), timeoutMs)));
+  const checks: Record<string, CheckState> = {};
+  entries.forEach(([name, probe], i) => {
+    const result = results[i];
+    checks[name] = result?.status === 'fulfilled' ? 'ok' : probe.optional ? 'degraded' : 'unavailable';
+    if (result?.status === 'rejected') onFailure?.(name, result.reason);
+  });
+  const states = Object.values(checks);
+  const status = states.includes('unavailable') ? 'unavailable' : states.includes('degraded') ? 'degraded' : 'ok';
+  return { status, checks };
+}

@@ -1,0 +1,94 @@
+/**
+ * Starts the service: services, the public listener and (with ADMIN_TOKEN) the admin
+ * listener. `close()` stops accepting connections, lets requests in flight finish
+ * within SHUTDOWN_TIMEOUT_SECONDS, then releases the database and Redis.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Config } from '../config/config';
+import { createAdminApp } from '../http/admin-app';
+import { createApiApp } from '../http/app';
+import { expressListenerClasses } from '../http/express-classes';
+import type { Logger } from '../support/logger';
+import { clusterExposition } from '../metrics/cluster-metrics';
+import { processExposition } from '../metrics/exposition';
+import { checkReadiness, readinessProbes } from './readiness';
+import { createServices, type Services } from './services';
+
+export interface RunningServer {
+  services: Services;
+  /** Base URL of the public listener, e.g. http://127.0.0.1:3000 */
+  url: string;
+  /** Base URL of the admin listener, when it runs. */
+  adminUrl: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
+  migrate?: boolean;
+  /** What GET /metrics covers: this process, or every worker of the cluster (asked through the primary). */
+  metrics?: 'process' | 'cluster';
+}
+
+export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
+  const services = await createServices(config, logger, { migrate: options.migrate });
+  const api = await listen(createApiApp(config, services, logger), config.port, config.host);
+  const probes = readinessProbes(services);
+  const ops = {
+    readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),
+    metrics: options.metrics === 'cluster' ? clusterExposition(services.metrics.registry) : processExposition(services.metrics.registry),
+    logger,
+  };
+  const admin = config.adminToken
+    ? await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost)
+    : undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    services,
+    url: urlOf(api),
+    adminUrl: admin ? urlOf(admin) : undefined,
+    close: () => {
+      closing ??= (async () => {
+        await Promise.all([api, admin].map((server) => server && drain(server, config.shutdownTimeoutSeconds * 1000)));
+        await services.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Node's default listen backlog (511) overflows when a thousand clients connect at
+ * once, and each refused SYN costs its client a second; the kernel caps this at
+ * net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
+async function listen(app: Express, port: number, host: string): Promise<Server> {
+  const server = createServer(expressListenerClasses(app), app);
+  server.listen({ port, host, backlog: LISTEN_BACKLOG });
+  await once(server, 'listening');
+  return server;
+}
+
+/**
+ * Stops accepting, then closes each keep-alive socket as soon as its request in flight
+ * is answered (rather than at its keep-alive timeout), and cuts the rest after `timeoutMs`.
+ */
+async function drain(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  await closed;
+  clearInterval(sweeper);
+  clearTimeout(timer);
+}
+
+function urlOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -1,0 +1,143 @@
+/**
+ * The composition root: builds every long-lived part from the configuration, and
+ * closes them in reverse order.
+ */
+import type { Knex } from 'knex';
+import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
+import type { Config, UpstreamEndpoint } from '../config/config';
+import { KnexAccountRepository } from '../data/account-repository';
+import { CachedCallerRepository } from '../data/cached-caller-repository';
+import { KnexCallerRepository } from '../data/caller-repository';
+import { KnexCommsRepository } from '../data/comms-repository';
+import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
+import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { KnexIdempotencyRepository } from '../data/idempotency-repository';
+import { KnexSnapRepository } from '../data/snap-repository';
+import { ChargingStatements } from '../data/store-charged';
+import { Sweeper } from '../data/sweeper';
+import { reportingOutages } from '../data/unavailable';
+import type { CommsRepository, CreditsRepository, SnapRepository } from '../domain/ports';
+import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
+import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
+import type { Logger } from '../support/logger';
+import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
+import { instrumentPredictor } from '../metrics/instrumented-predictor';
+import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
+import { createMetrics, type Metrics } from '../metrics/registry';
+import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
+import { CircuitBreaker } from '../upstream/circuit-breaker';
+import { withFallback } from '../upstream/fallback-predictor';
+import type { Predictor, UpstreamName } from '../domain/ports';
+
+export interface Services {
+  db: Knex;
+  callers: CachedCallerRepository;
+  accounts: KnexAccountRepository;
+  credits: CreditsRepository;
+  snaps: SnapRepository;
+  comms: CommsRepository;
+  idempotency: KnexIdempotencyRepository;
+  predictor: Predictor;
+  rateLimit: RateLimitStore;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+export interface ServicesOptions {
+  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
+  migrate?: boolean;
+}
+
+export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
+  const db = createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.databasePoolMax,
+    log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
+  });
+  // Redis connects while the migrations run: neither waits for the other.
+  const rateLimitStarting = config.redisUrl
+    ? createRedisStore({ redisUrl: config.redisUrl, prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000, logger })
+    : Promise.resolve(createMemoryStore());
+  try {
+    if (options.migrate ?? true) await migrateToLatest(db);
+  } catch (err) {
+    await (await rateLimitStarting).close();
+    throw err;
+  }
+  const rateLimit = await rateLimitStarting;
+  const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
+  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
+  registerRateLimitGauge(metrics.registry, rateLimit);
+  const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
+  callers.start();
+  const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
+  const charges = new ChargingStatements(db);
+  const sweeper = new Sweeper(db, {
+    intervalMs: sweepIntervalMs(config),
+    onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
+      metrics.creditHoldsExpired.inc(holdsReturned);
+      if (holdsReturned > 0) logger.warn({ holdsReturned }, 'returned the credits of holds whose lease ran out (a process died mid-call)');
+      if (idempotencyKeysDeleted > 0) logger.debug({ idempotencyKeysDeleted }, 'deleted expired idempotency keys');
+    },
+    onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
+  });
+  sweeper.start();
+  return {
+    db,
+    callers,
+    accounts,
+    credits,
+    snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
+    comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
+    idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
+    predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
+    rateLimit,
+    metrics,
+    close: async () => {
+      await sweeper.stop();
+      await callers.stop();
+      await rateLimit.close();
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
+ * when one is configured. OPENAI_TIMEOUT_SECONDS bounds the whole call: with a fallback
+ * the primary gets half of it and the fallback whatever is left (all of it while the
+ * breaker skips the primary). The OpenAI client is loaded only when it is configured:
+ * the embedded default starts without it.
+ */
+async function createPredictor(config: Config, metrics: Metrics): Promise<Predictor> {
+  if (!config.openai) return new EmbeddedPredictor();
+  const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
+  const settings = config.openai;
+  const totalMs = Math.round(settings.timeoutSeconds * 1000);
+  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: number): Predictor =>
+    new OpenAiPredictor({
+      kind: endpoint.kind,
+      apiKey: endpoint.apiKey,
+      baseURL: endpoint.baseUrl,
+      model: endpoint.model,
+      apiVersion: endpoint.apiVersion,
+      upstream: name,
+      timeoutMs,
+      attemptTimeoutMs: Math.min(timeoutMs, Math.max(1, Math.round(settings.attemptTimeoutSeconds * 1000))),
+      maxRetries: settings.maxRetries,
+      maxOutputTokens: settings.maxOutputTokens,
+      maxTokensParameter: settings.maxTokensParameter,
+      temperature: settings.temperature,
+      seed: settings.seed,
+      reasoningEffort: settings.reasoningEffort,
+      onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
+    });
+  if (!settings.fallback) return upstream(settings.primary, 'primary', totalMs);
+  return withFallback({
+    primary: upstream(settings.primary, 'primary', Math.max(1, Math.round(totalMs / 2))),
+    fallback: upstream(settings.fallback, 'fallback', totalMs),
+    breaker: new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000 }),
+    timeoutMs: totalMs,
+  });
+}

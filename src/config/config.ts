@@ -1,0 +1,108 @@
+/**
+ * One typed, validated, frozen configuration read from the environment.
+ * A bad value stops startup with a message that names the variable.
+ * Every variable is documented in the README's "Configuration" table.
+ */
+import { longestCallSeconds } from './call-budget';
+import { readOpenAiConfig, type OpenAiConfig } from './upstream';
+import { ConfigError } from './config-error';
+import { EnvReader, type Env } from './env-reader';
+
+export { ConfigError } from './config-error';
+export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
+export type { Env } from './env-reader';
+
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  adminHost: string;
+  adminPort: number;
+  /** No token: the admin listener does not start. */
+  adminToken: string | undefined;
+  /** PostgreSQL connection string; unset: embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  dataDir: string;
+  /** Redis connection string for the shared rate limit; unset: in-process store. */
+  redisUrl: string | undefined;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  /** Prefix of the rate-limit keys in Redis: deployments sharing one Redis share a limit only with the same prefix. */
+  rateLimitRedisPrefix: string;
+  /** An Express "trust proxy" value; `false` trusts no proxy. */
+  trustProxy: boolean | number | string;
+  /** Unset: the embedded predictor. */
+  openai: OpenAiConfig | undefined;
+  logLevel: string;
+  /** Validate responses against the spec (on outside production). */
+  validateResponses: boolean;
+  shutdownTimeoutSeconds: number;
+  /** Create a demo account with a printed key on first start (`make run`). */
+  demoAccount: boolean;
+  /** Worker processes (node:cluster) behind one port; above 1 needs PostgreSQL and Redis. */
+  webConcurrency: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const read = new EnvReader(env);
+  const nodeEnv = read.string('NODE_ENV', 'development');
+  const config: Config = {
+    nodeEnv,
+    host: read.string('HOST', '0.0.0.0'),
+    port: read.integer('PORT', 3000, { min: 0, max: 65535 }),
+    adminHost: read.string('ADMIN_HOST', '127.0.0.1'),
+    adminPort: read.integer('ADMIN_PORT', 3001, { min: 0, max: 65535 }),
+    adminToken: read.optionalString('ADMIN_TOKEN', { minLength: 16 }),
+    databaseUrl: read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolMax: read.integer('DATABASE_POOL_MAX', 10, { min: 1, max: 1000 }),
+    dataDir: read.string('DATA_DIR', './.data'),
+    redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    rateLimitMax: read.integer('RATE_LIMIT_MAX', 120, { min: 1, max: 1_000_000_000 }),
+    rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
+    rateLimitRedisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'pps:rl:'),
+    trustProxy: read.trustProxy('TRUST_PROXY'),
+    openai: readOpenAiConfig(read, env),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
+    shutdownTimeoutSeconds: 0, // set below: its default and its minimum follow the upstream bound
+    demoAccount: read.boolean('DEMO_ACCOUNT', false),
+    webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
+  };
+  config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);
+  assertClusterable(config);
+  return Object.freeze(config);
+}
+
+/**
+ * A deploy must not cut paid calls: on SIGTERM the service waits for calls in flight,
+ * so the shutdown timeout is at least the longest a call can run (its default).
+ */
+function readShutdownTimeout(read: EnvReader, openai: OpenAiConfig | undefined): number {
+  const longestCall = longestCallSeconds(openai);
+  const seconds = read.number('SHUTDOWN_TIMEOUT_SECONDS', longestCall, { min: 0, max: 3600 });
+  if (seconds < longestCall) {
+    const upstream = openai ? `OPENAI_TIMEOUT_SECONDS (${openai.timeoutSeconds})` : 'no upstream timeout (embedded predictor)';
+    throw new ConfigError(
+      'SHUTDOWN_TIMEOUT_SECONDS',
+      `must be at least ${longestCall} (got ${seconds}): ${upstream} plus 15 s to store the result, so that a shutdown lets paid calls in flight finish`,
+    );
+  }
+  return seconds;
+}
+
+/**
+ * Workers share state only through PostgreSQL and Redis: PGlite belongs to one process,
+ * and an in-process rate-limit store per worker would multiply the limit by the workers.
+ */
+function assertClusterable(config: Config): void {
+  if (config.webConcurrency === 1) return;
+  if (!config.databaseUrl) {
+    throw new ConfigError('WEB_CONCURRENCY', 'above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process and cannot be shared by workers');
+  }
+  if (!config.redisUrl) {
+    throw new ConfigError('WEB_CONCURRENCY', 'above 1 needs REDIS_URL: without it each worker would count the rate limit on its own, allowing RATE_LIMIT_MAX per worker');
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * What the HTTP layer is given by the composition root (src/app/services.ts): the
+ * domain's ports, the rate-limit store and the metrics. The HTTP layer names these
+ * interfaces; it never imports the parts that implement them.
+ */
+import type { Store } from 'express-rate-limit';
+import type {
+  AccountRepository,
+  CallerRepository,
+  CommsRepository,
+  CreditsRepository,
+  IdempotencyRepository,
+  Predictor,
+  SnapRepository,
+} from '../domain/ports';
+import type { Metrics } from '../metrics/registry';
+
+export interface ApiDependencies {
+  callers: CallerRepository;
+  credits: CreditsRepository;
+  snaps: SnapRepository;
+  comms: CommsRepository;
+  idempotency: IdempotencyRepository;
+  predictor: Predictor;
+  rateLimit: { store: Store };
+  metrics: Metrics;
+}
+
+export interface AdminDependencies {
+  accounts: AccountRepository;
+}

@@ -1,0 +1,76 @@
+/** The API-key cache under a burst: one `api_keys` lookup per key, however many requests wait on it. */
+import type { Knex } from 'knex';
+import { hashApiKey } from '../../src/domain/api-keys';
+import { createAccount } from '../support/factories';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+/** Counts the statements that look up this key hash (the poll of deactivated keys is not one). */
+function lookupsOf(db: Knex, keyHash: string): { count: number; stop(): void } {
+  const counter = {
+    count: 0,
+    stop: () => db.removeListener('query', listener),
+  };
+  const listener = (query: { sql: string; bindings?: unknown[] }) => {
+    if (query.sql.includes('api_keys') && (query.bindings ?? []).includes(keyHash)) counter.count += 1;
+  };
+  db.on('query', listener);
+  return counter;
+}
+
+describe('API-key cache', () => {
+  test('when 1,000 requests with one key arrive at once on a cold cache, then api_keys is asked once', async () => {
+    const account = await createAccount(server, 1);
+    server.services.callers.clear();
+    const lookups = lookupsOf(server.services.db, hashApiKey(account.apiKey));
+    const { db, callers } = server.services;
+    // api_keys stays locked until all 1,000 requests wait on their key: they are concurrent for sure.
+    let unlock: () => void = () => undefined;
+    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
+    const locking = db.transaction(async (trx) => {
+      await trx.raw('LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE');
+      await unlocked;
+    });
+    try {
+      const askedBefore = callers.asked;
+      // An empty body is refused by validation, which runs after authentication: nothing is charged.
+      const answers = Promise.all(
+        Array.from({ length: 1000 }, async () => (await server.post('/api/v1/snap', {}, { 'x-api-key': account.apiKey })).status),
+      );
+      await until(() => callers.asked - askedBefore >= 1000, 120_000);
+      unlock();
+      await locking;
+      const statuses = await answers;
+      expect(new Set(statuses)).toEqual(new Set([400]));
+      expect(lookups.count).toBe(1);
+    } finally {
+      unlock();
+      lookups.stop();
+    }
+  });
+
+  test('when a well-formed unknown key is sent again and again, then api_keys is asked once', async () => {
+    const account = await createAccount(server, 1);
+    await server.admin('DELETE', `/admin/v1/keys/${account.keyId}`);
+    server.services.callers.clear();
+    const lookups = lookupsOf(server.services.db, hashApiKey(account.apiKey));
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        expect((await server.post('/api/v1/snap', {}, { 'x-api-key': account.apiKey })).status).toBe(401);
+      }
+      expect(lookups.count).toBe(1);
+    } finally {
+      lookups.stop();
+    }
+  });
+});

@@ -1,0 +1,179 @@
+import { ConfigError, loadConfig } from '../../../src/config/config';
+
+describe('loadConfig', () => {
+  test('when nothing is set, then the embedded defaults apply', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 3000,
+      adminHost: '127.0.0.1',
+      adminPort: 3001,
+      adminToken: undefined,
+      databaseUrl: undefined,
+      dataDir: './.data',
+      redisUrl: undefined,
+      rateLimitMax: 120,
+      rateLimitWindowSeconds: 60,
+      trustProxy: false,
+      openai: undefined,
+      validateResponses: true,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test('when OPENAI_API_KEY is set, then the OpenAI settings come with their defaults', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).openai).toEqual({
+      primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
+      fallback: undefined,
+      timeoutSeconds: 30,
+      attemptTimeoutSeconds: 15,
+      maxRetries: 1,
+      maxOutputTokens: { predictSnap: 1000, analyseComms: 4000 },
+      maxTokensParameter: 'max_completion_tokens',
+      temperature: 0,
+      seed: undefined,
+      reasoningEffort: undefined,
+      breakerFailures: 5,
+      breakerCooldownSeconds: 30,
+    });
+  });
+
+  test('when the upstream bounds and sampling are set, then they are read', () => {
+    const openai = loadConfig({
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_TIMEOUT_SECONDS: '60',
+      OPENAI_ATTEMPT_TIMEOUT_SECONDS: '20',
+      OPENAI_MAX_OUTPUT_TOKENS: '4000',
+      OPENAI_MAX_TOKENS_PARAMETER: 'max_tokens',
+      OPENAI_TEMPERATURE: '0.7',
+      OPENAI_SEED: '42',
+      OPENAI_REASONING_EFFORT: 'low',
+    }).openai;
+    expect(openai).toMatchObject({
+      timeoutSeconds: 60,
+      attemptTimeoutSeconds: 20,
+      maxOutputTokens: { predictSnap: 4000, analyseComms: 4000 },
+      maxTokensParameter: 'max_tokens',
+      temperature: 0.7,
+      seed: 42,
+      reasoningEffort: 'low',
+    });
+  });
+
+  test('when OPENAI_TEMPERATURE is set but empty, then no temperature is sent', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '' }).openai?.temperature).toBeUndefined();
+  });
+
+  test('when a fallback is set, then the primary gets half the time budget, split over its attempts', () => {
+    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'ollama', OPENAI_FALLBACK_MODEL: 'llama3.1' }).openai;
+    expect(openai).toMatchObject({
+      fallback: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
+      attemptTimeoutSeconds: 7.5,
+    });
+  });
+
+  const AZURE = { AZURE_OPENAI_ENDPOINT: 'https://acme.openai.azure.com', AZURE_OPENAI_API_KEY: 'az-key', AZURE_OPENAI_DEPLOYMENT: 'gpt-4o-prod', AZURE_OPENAI_API_VERSION: '2024-10-21' };
+  const AZURE_ENDPOINT = { kind: 'azure', baseUrl: 'https://acme.openai.azure.com', apiKey: 'az-key', model: 'gpt-4o-prod', apiVersion: '2024-10-21' };
+
+  test('when only a classic Azure deployment is set, then it is the primary', () => {
+    expect(loadConfig(AZURE).openai).toMatchObject({ primary: AZURE_ENDPOINT, fallback: undefined });
+  });
+
+  test('when OPENAI_API_KEY and a classic Azure deployment are set, then Azure is the fallback', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', ...AZURE }).openai).toMatchObject({ primary: { kind: 'openai' }, fallback: AZURE_ENDPOINT });
+  });
+
+  test.each<[string, Record<string, string>, RegExp]>([
+    ['part of a classic Azure deployment', { AZURE_OPENAI_ENDPOINT: 'https://acme.openai.azure.com' }, /AZURE_OPENAI_API_KEY, AZURE_OPENAI_DEPLOYMENT, AZURE_OPENAI_API_VERSION must be set too/],
+    ['Azure with OPENAI_BASE_URL and no OPENAI_API_KEY', { ...AZURE, OPENAI_BASE_URL: 'https://acme.openai.azure.com/openai/v1' }, /OPENAI_BASE_URL set beside AZURE_OPENAI_ENDPOINT/],
+    ['two fallbacks', { OPENAI_API_KEY: 'sk-x', ...AZURE, OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_FALLBACK_API_KEY: 'k' }, /OPENAI_FALLBACK_BASE_URL and AZURE_OPENAI_ENDPOINT both name a fallback/],
+    ['a fallback without a primary', { OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_FALLBACK_API_KEY: 'k' }, /OPENAI_FALLBACK_BASE_URL, OPENAI_FALLBACK_API_KEY set without OPENAI_API_KEY/],
+    ['a fallback without its key', { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1' }, /OPENAI_FALLBACK_API_KEY must be set/],
+    ['OPENAI_CUSTOM_HEADERS', { OPENAI_API_KEY: 'sk-x', OPENAI_CUSTOM_HEADERS: 'X-Team: a' }, /OPENAI_CUSTOM_HEADERS is not supported/],
+    ['an unknown max-tokens parameter', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_TOKENS_PARAMETER: 'max_output_tokens' }, /OPENAI_MAX_TOKENS_PARAMETER must be one of/],
+    ['a temperature above 2', { OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '3' }, /OPENAI_TEMPERATURE must be a number from 0 to 2/],
+    ['a seed that is not whole', { OPENAI_API_KEY: 'sk-x', OPENAI_SEED: '1.5' }, /OPENAI_SEED must be a whole number/],
+    ['an unknown reasoning effort', { OPENAI_API_KEY: 'sk-x', OPENAI_REASONING_EFFORT: 'extreme' }, /OPENAI_REASONING_EFFORT must be one of/],
+    ['an attempt timeout above the whole', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '10', OPENAI_ATTEMPT_TIMEOUT_SECONDS: '11' }, /OPENAI_ATTEMPT_TIMEOUT_SECONDS must be a number from 0.05 to 10/],
+    ['a tiny output bound', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '8' }, /OPENAI_MAX_OUTPUT_TOKENS must be a number from 16/],
+  ])('when %s is set, then startup is refused, naming the variables', (_name, env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test.each([
+    ['the embedded predictor', {}, 15],
+    ['the default upstream timeout', { OPENAI_API_KEY: 'sk-x' }, 45],
+    ['a 90 s upstream timeout', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90' }, 105],
+  ])('when SHUTDOWN_TIMEOUT_SECONDS is unset with %s, then it lets the longest paid call finish (%p s)', (_name, env, want) => {
+    expect(loadConfig(env).shutdownTimeoutSeconds).toBe(want);
+  });
+
+  test('when SHUTDOWN_TIMEOUT_SECONDS is shorter than the longest paid call, then startup is refused naming both variables', () => {
+    expect(() => loadConfig({ OPENAI_API_KEY: 'sk-x', SHUTDOWN_TIMEOUT_SECONDS: '10' })).toThrow(
+      new ConfigError(
+        'SHUTDOWN_TIMEOUT_SECONDS',
+        'must be at least 45 (got 10): OPENAI_TIMEOUT_SECONDS (30) plus 15 s to store the result, so that a shutdown lets paid calls in flight finish',
+      ),
+    );
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', SHUTDOWN_TIMEOUT_SECONDS: '60' }).shutdownTimeoutSeconds).toBe(60);
+  });
+
+  test.each([
+    ['unset', undefined, false],
+    ['false', 'false', false],
+    ['true', 'true', true],
+    ['a hop count', '2', 2],
+    ['a list of subnets', 'loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('when TRUST_PROXY is %s, then Express gets %p', (_name, value, want) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(want);
+  });
+
+  test('when NODE_ENV is production, then responses are not validated unless asked', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).validateResponses).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', VALIDATE_RESPONSES: 'true' }).validateResponses).toBe(true);
+  });
+
+  test.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['RATE_LIMIT_WINDOW_SECONDS', '1.5'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['REDIS_URL', 'not a url'],
+    ['ADMIN_TOKEN', 'short'],
+    ['LOG_LEVEL', 'loud'],
+    ['VALIDATE_RESPONSES', 'maybe'],
+    ['TRUST_PROXY', 'every$one'],
+  ])('when %s is %p, then startup stops with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  test('when a URL with a password is invalid, then the message does not repeat it', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).toThrow(/^(?!.*hunter2).*DATABASE_URL/);
+  });
+});
+
+describe('WEB_CONCURRENCY', () => {
+  const SHARED = { DATABASE_URL: 'postgres://db/pps', REDIS_URL: 'redis://cache:6379' };
+
+  test.each([
+    ['unset', {}, 1],
+    ['1 without PostgreSQL or Redis', { WEB_CONCURRENCY: '1' }, 1],
+    ['4 with PostgreSQL and Redis', { WEB_CONCURRENCY: '4', ...SHARED }, 4],
+  ])('when it is %s, then there are that many workers', (_name, env, want) => {
+    expect(loadConfig(env).webConcurrency).toBe(want);
+  });
+
+  test.each([
+    ['0', { WEB_CONCURRENCY: '0', ...SHARED }, /WEB_CONCURRENCY must be a number from 1 to 64/],
+    ['65', { WEB_CONCURRENCY: '65', ...SHARED }, /WEB_CONCURRENCY must be a number from 1 to 64/],
+    ['2.5', { WEB_CONCURRENCY: '2.5', ...SHARED }, /WEB_CONCURRENCY must be a whole number/],
+    ['2 without DATABASE_URL', { WEB_CONCURRENCY: '2', REDIS_URL: SHARED.REDIS_URL }, /WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded PGlite/],
+    ['2 without REDIS_URL', { WEB_CONCURRENCY: '2', DATABASE_URL: SHARED.DATABASE_URL }, /WEB_CONCURRENCY above 1 needs REDIS_URL: .* RATE_LIMIT_MAX per worker/],
+  ])('when it is %s, then startup stops with a message saying why', (_name, env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
