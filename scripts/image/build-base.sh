@@ -52,5 +52,5 @@ buildah_ config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sb
   "$ctr"
 buildah_ commit --quiet --rm "$ctr" "$image" >/dev/null
 # The bases built from older inputs are of no further use.
-buildah_ images --format '{{.Name}}:{{.Tag}}' | grep '/pps-ci-base:' | grep -vx "$image" | xargs -r buildah "${STORAGE_OPTS[@]}" rmi >/dev/null || true
+buildah_ images --format '{{.Name}}:{{.Tag}}' | grep '/pps-ci-base:' | grep -vx "$image" | xargs -r buildah "${STORAGE_OPTS[@]}" rmi >/dev/null 2>&1 || true
 echo "$image"

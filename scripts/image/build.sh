@@ -48,6 +48,6 @@ buildah_ run --isolation chroot "$ctr" cat /app/sbom.cdx.json >"$out/$name-$tag.
 echo "IMAGE=$image" >"$out/image.env"
 
 # Keep the storage from growing with every build: only this build of the service stays.
-buildah_ images --format '{{.Name}}:{{.Tag}}' | grep "/$name:" | grep -vx "$image" | xargs -r buildah "${STORAGE_OPTS[@]}" rmi >/dev/null || true
+buildah_ images --format '{{.Name}}:{{.Tag}}' | grep "/$name:" | grep -vx "$image" | xargs -r buildah "${STORAGE_OPTS[@]}" rmi >/dev/null 2>&1 || true
 buildah_ rmi --prune >/dev/null 2>&1 || true
 echo "image: $archive ($(du -m "$archive" | cut -f1) MB), SBOM $out/$name-$tag.cdx.json"

@@ -87,6 +87,6 @@ export async function logsOf(name: string): Promise<string> {
 
 /** Removes containers and volumes, ignoring the ones already gone. */
 export async function removeAll(containers: string[], volumes: string[]): Promise<void> {
-  if (containers.length > 0) await podman(['rm', '--force', '--time', '0', ...containers]);
-  if (volumes.length > 0) await podman(['volume', 'rm', '--force', ...volumes]);
+  if (containers.length > 0) await podman(['rm', '--force', '--ignore', '--time', '0', ...containers]);
+  for (const volume of volumes) await podman(['volume', 'rm', '--force', volume]);
 }
