@@ -31,7 +31,7 @@ test: install lint typecheck gen-check unit integration contract image-test depl
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
 # parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
-# every relative link in README.md and docs/*.md resolves.
+# every relative link (and path written as code) in README.md and docs/*.md resolves.
 lint: install
 	scripts/lint/check-lockfile.sh
 	node scripts/lint/check-doc-links.mjs

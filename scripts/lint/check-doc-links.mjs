@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `make lint`: every relative link in README.md and docs/*.md resolves: the file exists,
-// and an #anchor into a markdown file names one of its headings (GitHub's slugs).
+// and an #anchor into a markdown file names one of its headings (GitHub's slugs). A path
+// of the repository written as code (`src/http/app.ts`, `scripts/bench/`) must exist too,
+// so a file that moves cannot leave the docs pointing at its old place.
 // Usage: node scripts/lint/check-doc-links.mjs [file.md ...] (default: README.md docs/*.md)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -31,6 +33,16 @@ function anchors(markdown) {
     result.add(count === 0 ? base : `${base}-${count}`);
   }
   return result;
+}
+
+/** Paths of the repository written as inline code, e.g. `src/data/batcher.ts`; patterns (`*`, `…`, `<x>`) are not checked. */
+const PATH_IN_CODE = /`((?:src|test|scripts|openapi|examples|generated|docs|\.ci)\/[^`\s*…<>{}]*)`/g;
+function codePaths(markdown) {
+  const found = [];
+  markdown.split('\n').forEach((line, index) => {
+    for (const match of line.matchAll(PATH_IN_CODE)) found.push({ path: match[1].replace(/[:.,;)]+$/, ''), line: index + 1 });
+  });
+  return found;
 }
 
 /** Links outside code: inline `[text](target)` and reference `[label]: target`. */
@@ -67,8 +79,11 @@ for (const file of files) {
       if (!anchors(readFileSync(destination, 'utf8')).has(anchor.toLowerCase())) problems.push(`${where}: no heading with this anchor`);
     }
   }
+  for (const { path, line } of codePaths(markdown)) {
+    if (!existsSync(join(root, path))) problems.push(`${relative(root, file)}:${line}: \`${path}\`: no such file in the repository`);
+  }
 }
 if (problems.length > 0) {
-  console.error(`check-doc-links: ${problems.length} broken link(s) in the docs:\n${problems.join('\n')}`);
+  console.error(`check-doc-links: ${problems.length} broken link(s) or path(s) in the docs:\n${problems.join('\n')}`);
   process.exit(1);
 }

@@ -27,7 +27,8 @@ import { createMetrics, type Metrics } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
 import { CircuitBreaker } from '../upstream/circuit-breaker';
 import { withFallback } from '../upstream/fallback-predictor';
-import type { Predictor, UpstreamName } from '../domain/ports';
+import type { Predictor, UpstreamName, UsageRepository } from '../domain/ports';
+import { KnexUsageRepository } from '../data/usage-repository';
 
 export interface Services {
   db: Knex;
@@ -37,6 +38,7 @@ export interface Services {
   snaps: SnapRepository;
   comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
+  usage: UsageRepository;
   predictor: Predictor;
   rateLimit: RateLimitStore;
   metrics: Metrics;
@@ -91,6 +93,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
+    usage: reportingOutages(new KnexUsageRepository(db)),
     predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
     rateLimit,
     metrics,

@@ -22,8 +22,11 @@ import type {
   Predicted,
   Predictor,
   SnapRepository,
+  PredictContext,
   StoredSnap,
+  UsageRepository,
 } from './ports';
+import { recordingFailedSpend } from './failed-spend';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;
@@ -31,6 +34,7 @@ export interface CreateCommsDeps {
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  usage: UsageRepository;
 }
 
 export interface CommsInput {
@@ -72,13 +76,15 @@ async function createCommsOnce(
 ): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
-  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', async (hold) => {
-    const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), context);
-    assertClientWaiting(context, MESSAGES.commsGenerationFailed);
-    const { snapId, channel, goal, draft } = input;
-    const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
-    return { commsId: chargedId(stored), snapId, commsResponse: analysis };
-  });
+  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
+    recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
+      const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+      assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+      const { snapId, channel, goal, draft } = input;
+      const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
+      return { commsId: chargedId(stored), snapId, commsResponse: analysis };
+    }),
+  );
 }
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
@@ -93,9 +99,9 @@ function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   };
 }
 
-async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal }: RequestContext): Promise<Predicted<CommsAnalysis>> {
+async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, onSpend }: RequestContext & PredictContext): Promise<Predicted<CommsAnalysis>> {
   try {
-    return await predictor.analyseComms(request, { requestId, signal });
+    return await predictor.analyseComms(request, { requestId, signal, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
   }

@@ -15,12 +15,15 @@ import type {
   CreditHold,
   CreditsRepository,
   IdempotencyRepository,
+  PredictContext,
   Predicted,
   Predictor,
   SnapPrediction,
   SnapRepository,
   SnapSubject,
+  UsageRepository,
 } from './ports';
+import { recordingFailedSpend } from './failed-spend';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps {
@@ -28,6 +31,7 @@ export interface CreateSnapDeps {
   snaps: SnapRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  usage: UsageRepository;
 }
 
 export interface RequestContext {
@@ -51,7 +55,10 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
   return idempotently(
     deps.idempotency,
     call,
-    (claim) => withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) => createSnapOnce(deps, hold, subject, context, claim)),
+    (claim) =>
+      withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) =>
+        recordingFailedSpend(deps.usage, caller.accountId, (onSpend) => createSnapOnce(deps, hold, subject, { ...context, onSpend }, claim)),
+      ),
     (snapId) => storedSnapResult(deps.snaps, caller, snapId),
   );
 }
@@ -60,7 +67,7 @@ async function createSnapOnce(
   deps: CreateSnapDeps,
   hold: CreditHold,
   subject: SnapSubject,
-  context: RequestContext,
+  context: RequestContext & Pick<PredictContext, 'onSpend'>,
   claim: ClaimedKey | undefined,
 ): Promise<SnapResult> {
   const { result: prediction, provenance } = await predict(deps.predictor, subject, context);
@@ -86,9 +93,9 @@ async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: n
   return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
 }
 
-async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal }: RequestContext): Promise<Predicted<SnapPrediction>> {
+async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
   try {
-    return await predictor.predictSnap(subject, { requestId, signal });
+    return await predictor.predictSnap(subject, { requestId, signal, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.snapGenerationFailed, cause });
   }

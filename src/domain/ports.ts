@@ -96,9 +96,25 @@ export interface Predicted<T> {
   provenance: Provenance;
 }
 
+/**
+ * What one upstream call spent, told when it ends, whether it succeeded or failed (the
+ * operator pays for both). A token count is null when the call ended without a usage
+ * report: aborted, connection lost, an HTTP error, or a server that sends no `usage`.
+ */
+export interface UpstreamSpend {
+  operation: keyof Predictor;
+  upstream: UpstreamName;
+  model: string;
+  outcome: 'success' | 'failure';
+  promptTokens: number | null;
+  completionTokens: number | null;
+}
+
 export interface PredictContext {
   requestId: string;
   signal?: AbortSignal;
+  /** Told of every upstream call this prediction made (the fallback's too); the embedded predictor makes none. */
+  onSpend?: (spend: UpstreamSpend) => void;
 }
 
 export interface Predictor {
@@ -223,8 +239,25 @@ export interface AccountSummary {
   /** Credits held by calls in flight. */
   held: number;
   /** LLM tokens used by the account's stored results, as the upstreams reported them. */
-  tokens: { prompt: number; completion: number };
+  tokens: { prompt: number; completion: number; failed: FailedCallUsage };
   keys: { keyId: number; prefix: string; active: boolean }[];
+}
+
+/**
+ * Upstream calls of an account that stored no result (failed, refused, or whose client
+ * left), so charged nothing: the tokens their usage reported, and how many ended
+ * without a usage report.
+ */
+export interface FailedCallUsage {
+  prompt: number;
+  completion: number;
+  calls: number;
+  unreportedCalls: number;
+}
+
+export interface UsageRepository {
+  /** Adds these calls, all of one account and none stored with a result, to its failed-call usage. */
+  addFailed(accountId: number, spends: readonly UpstreamSpend[]): Promise<void>;
 }
 
 export interface AccountRepository {

@@ -12,6 +12,7 @@ import type {
   IdempotencyRepository,
   Predictor,
   SnapRepository,
+  UsageRepository,
 } from '../domain/ports';
 import type { Metrics } from '../metrics/registry';
 
@@ -21,6 +22,7 @@ export interface ApiDependencies {
   snaps: SnapRepository;
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
+  usage: UsageRepository;
   predictor: Predictor;
   rateLimit: { store: Store };
   metrics: Metrics;

@@ -15,7 +15,8 @@ export interface Metrics {
   upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
   upstreamErrors: Counter<'operation'>;
   upstreamCalls: Counter<'operation' | 'upstream'>;
-  upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream'>;
+  upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome'>;
+  upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
@@ -99,8 +100,14 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     upstreamTokens: new Counter({
       name: 'upstream_tokens_total',
-      help: "Tokens of successful upstream calls as the upstream's usage reported them, by kind (prompt, completion).",
-      labelNames: ['operation', 'model', 'kind', 'upstream'] as const,
+      help: "Tokens of upstream calls as the upstream's usage reported them, by kind (prompt, completion) and outcome (success; failure: an answer that was unusable, cut at the token bound or refused, paid all the same).",
+      labelNames: ['operation', 'model', 'kind', 'upstream', 'outcome'] as const,
+      registers: [registry],
+    }),
+    upstreamUnreportedCalls: new Counter({
+      name: 'upstream_unreported_calls_total',
+      help: 'Upstream calls that ended without a usage report (aborted, timed out, connection lost, an HTTP error, or a server that sends no usage), by outcome: their tokens, if any were spent, are in no other count.',
+      labelNames: ['operation', 'upstream', 'outcome'] as const,
       registers: [registry],
     }),
     upstreamSchemaMismatches: new Counter({

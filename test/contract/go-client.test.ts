@@ -1,17 +1,21 @@
 /**
  * A Go client, generated from the spec by oapi-codegen (scripts/contract/generate-go-client.sh),
  * and its example (examples/go/main.go), against the live service. Without Go on the machine
- * this one test is skipped, and says so.
+ * this one test is skipped and says so; in CI (CI=true) it fails instead.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createLiveAccount, expectSnapThenComms, liveService, PROJECT_ROOT } from './support/live-service';
+import { describeNeeding } from '../support/required-tool';
 import { run } from './support/run-command';
 
-const GO_INSTALLED = spawnSync('sh', ['-c', 'command -v go || test -x /usr/local/go/bin/go']).status === 0;
-if (!GO_INSTALLED) console.warn('go-client.test.ts: Go is not installed (no go on PATH, no /usr/local/go/bin/go): the Go client is NOT tested');
+const GO = {
+  name: 'Go',
+  found: spawnSync('sh', ['-c', 'command -v go || test -x /usr/local/go/bin/go']).status === 0,
+  install: 'no go on PATH, no /usr/local/go/bin/go; examples/go/go.mod needs Go 1.24 or later: https://go.dev/dl/',
+};
 
-(GO_INSTALLED ? describe : describe.skip)('Go client (oapi-codegen)', () => {
+describeNeeding(GO, 'Go client (oapi-codegen)', () => {
   test('when the client is generated from the spec, then its example creates a snap and a comms analysis against the live service, read into the generated types', async () => {
     const service = liveService();
     const account = await createLiveAccount(service, 5);

@@ -11,6 +11,7 @@ export function publicHandlers(services: ApiDependencies) {
     snaps: services.snaps,
     comms: services.comms,
     idempotency: services.idempotency,
+    usage: services.usage,
     predictor: services.predictor,
   };
   return {

@@ -10,7 +10,7 @@
  * included, so a timed-out attempt can still be retried within the whole.
  */
 import type OpenAI from 'openai';
-import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName } from '../../domain/ports';
+import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName, UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
 import { abortable } from './abortable';
 import { createClient, type Connection } from './client';
@@ -126,18 +126,27 @@ export class OpenAiPredictor implements Predictor {
     const { timeoutMs, maxRetries, attemptTimeoutMs } = this.options;
     const deadline = new CallDeadline(timeoutMs, context.signal);
     const { signal } = deadline;
+    // The response, once there is one: a failed call's usage is counted too (every token counted).
+    let response: unknown;
     try {
-      const response: unknown = await abortable(
+      response = await abortable(
         this.clients[completion.operation].chat.completions.create(this.body(completion), { signal, timeout: attemptTimeoutMs, maxRetries }),
         signal,
       );
       const json = readCompletionJson(response);
-      return { json, usage: readUsage(response), matchedSchema: matchesSchema(json, completion.schema) };
+      const usage = readUsage(response);
+      this.spent(completion.operation, 'success', usage, context);
+      return { json, usage, matchedSchema: matchesSchema(json, completion.schema) };
     } catch (error) {
+      this.spent(completion.operation, 'failure', readUsage(response), context);
       throw toPredictorError(error, deadline);
     } finally {
       deadline.end();
     }
+  }
+
+  private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: Answer['usage'], context: PredictContext): void {
+    context.onSpend?.({ operation, upstream: this.options.upstream, model: this.options.model, outcome, ...usage });
   }
 
   private body(completion: Completion): OpenAI.ChatCompletionCreateParamsNonStreaming {

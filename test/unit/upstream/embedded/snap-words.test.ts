@@ -6,6 +6,7 @@ import {
   type CompiledTerm,
   type TermHit,
 } from '../../../../src/upstream/embedded/snap-words';
+import { seededRandom } from '../../../support/seeded-random';
 
 /** The straightforward scan the index replaces: the first position where every part matches. */
 function scanForTerm(words: readonly string[], term: CompiledTerm): TermHit | undefined {
@@ -17,18 +18,6 @@ function scanForTerm(words: readonly string[], term: CompiledTerm): TermHit | un
     if (matches) return { at, text: words.slice(at, at + term.length).join(' ') };
   }
   return undefined;
-}
-
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const LEXICON_TERMS = PROFILES.flatMap((profile) => SNAP_LEXICON[profile.name].terms);
@@ -66,7 +55,7 @@ describe('WordIndex', () => {
     });
 
     it('when 2,000 generated texts are searched for every lexicon term and random phrases, then the index finds exactly what a scan finds', () => {
-      const random = seededRandom(12);
+      const { next: random } = seededRandom('snap-words generated texts');
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
       const lexiconWord = (): string => `${pick(PART_TEXTS)}${pick(SUFFIXES)}`;
       const nearMiss = (): string => {
