@@ -5,8 +5,9 @@
 // does not read: busboy, streamsearch) is read from node_modules/ (run from the project root).
 //   node scripts/deploy/check-licences.mjs SBOM.json [ALLOW-LIST]
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const [sbomPath, allowPath = new URL('../../deploy/licences-allowed.txt', import.meta.url)] = process.argv.slice(2);
+const [sbomPath, allowPath = fileURLToPath(import.meta.resolve('../../deploy/licences-allowed.txt'))] = process.argv.slice(2);
 if (!sbomPath) {
   process.stderr.write('usage: check-licences.mjs SBOM.json [ALLOW-LIST]\n');
   process.exit(2);
