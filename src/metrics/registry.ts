@@ -18,6 +18,7 @@ export interface Metrics {
   upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome'>;
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
+  upstreamQueueDuration: Histogram<'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
   rateLimitedRequests: Counter;
@@ -30,8 +31,18 @@ export interface PoolCounts {
   pending: number;
 }
 
+/** One upstream's sockets and calls (its transport's counts). */
+export interface UpstreamSocketCounts {
+  upstream: string;
+  connected: number;
+  running: number;
+  queued: number;
+}
+
 /** What the gauges read when scraped, given by the composition root. */
 export interface MetricSources {
+  /** Each upstream's sockets; none with the embedded predictor. */
+  upstreamSockets?(): UpstreamSocketCounts[];
   /** The pool's connections; undefined where there is no pool (PGlite). */
   poolCounts(): PoolCounts | undefined;
   /** Credits held by calls in flight, counted in the database. */
@@ -62,6 +73,17 @@ export function createMetrics(sources: MetricSources): Metrics {
     async collect() {
       const held = await sources.countActiveHolds().catch(() => undefined); // the database is away: no sample rather than no metrics
       if (held !== undefined) this.set(held);
+    },
+  });
+  new Gauge({
+    name: 'upstream_sockets',
+    help: 'Per upstream: open sockets (connected), calls sent and not yet answered (running), calls waiting for a socket (queued, bounded by OPENAI_MAX_SOCKETS).',
+    labelNames: ['upstream', 'state'] as const,
+    registers: [registry],
+    collect() {
+      for (const counts of sources.upstreamSockets?.() ?? []) {
+        for (const state of ['connected', 'running', 'queued'] as const) this.set({ upstream: counts.upstream, state }, counts[state]);
+      }
     },
   });
   return {
@@ -114,6 +136,13 @@ export function createMetrics(sources: MetricSources): Metrics {
       name: 'upstream_schema_mismatches_total',
       help: 'Upstream answers that did not match the JSON schema sent (the server ignored it); still mapped leniently.',
       labelNames: ['operation', 'upstream'] as const,
+      registers: [registry],
+    }),
+    upstreamQueueDuration: new Histogram({
+      name: 'upstream_queue_seconds',
+      help: 'Per upstream HTTP attempt: how long it waited for a socket (OPENAI_MAX_SOCKETS) before it was sent; not part of its attempt bound.',
+      labelNames: ['upstream'] as const,
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
     creditsCharged: new Counter({
