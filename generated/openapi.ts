@@ -141,11 +141,15 @@ export interface components {
             reasoning: components["schemas"]["NullableText"];
             summary: components["schemas"]["NullableText"];
             secondary_profile_summary: components["schemas"]["NullableText"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A stored snap. */
         SnapResult: {
             snapId: components["schemas"]["SnapId"];
             snapResponse: components["schemas"]["SnapResponse"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description The channel the message will go through.
@@ -187,6 +191,8 @@ export interface components {
              * @example State the request plainly; hedging reads as uncertainty.
              */
             suggestion: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A review of the draft. */
         DraftAnalysis: {
@@ -202,6 +208,8 @@ export interface components {
              * @example Hi Ada, could we agree the audit schedule by Friday? The dates are attached.
              */
             rewrite: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Communication advice for the person of the snap. */
         CommsResponse: {
@@ -216,6 +224,8 @@ export interface components {
             phrases_to_avoid: components["schemas"]["AdviceList"];
             /** @description A review of the draft, or `null` when the request had no draft. */
             draft_analysis: components["schemas"]["DraftAnalysis"] | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A stored communication analysis. */
         CommsResult: {
@@ -227,6 +237,8 @@ export interface components {
             commsId: number;
             snapId: components["schemas"]["SnapId"];
             commsResponse: components["schemas"]["CommsResponse"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * Format: date-time
@@ -257,6 +269,8 @@ export interface components {
              * @constant
              */
             error: unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The success envelope of a created communication analysis. */
         CommsEnvelope: {
@@ -276,6 +290,8 @@ export interface components {
              * @constant
              */
             error: unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The failure envelope. `error` equals `message`; there is no `data`. */
         ErrorEnvelope: {
@@ -290,6 +306,8 @@ export interface components {
             statusCode: number;
             timestamp: components["schemas"]["Timestamp"];
             error: components["schemas"]["Message"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description The bare 401 body, produced before the response envelope applies. */
         UnauthorizedBody: {
@@ -302,6 +320,8 @@ export interface components {
              * @constant
              */
             statusCode: 401;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -424,6 +444,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The request's headers and body did not arrive within 30 seconds. Answered by the HTTP server itself, before the service reads the request: no body, no `X-RateLimit-*` headers, and the connection is closed. Nothing was charged. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The request's headers are larger than 16 KiB. Answered by the HTTP server itself, before the service reads the request: no body, no `X-RateLimit-*` headers, and the connection is closed. Nothing was charged. */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The body is not sent as `application/json`, or is compressed with a `Content-Encoding` other than `gzip`, `deflate` or `br`. Nothing was charged. */
         UnsupportedMediaType: {
             headers: {
@@ -545,11 +579,13 @@ export interface operations {
             201: components["responses"]["SnapCreated"];
             400: components["responses"]["SnapBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["SnapGenerationFailed"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -580,11 +616,13 @@ export interface operations {
             400: components["responses"]["CommsBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SnapNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["CommsGenerationFailed"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (PostgreSQL, Redis, Chromium for the docs
-# page test of make contract, a JDK for openapi-generator, and for make image and its
-# smoke test: buildah, podman with runc, mmdebstrap with Debian's archive keyring, uidmap)
+# page test of make contract, a JDK and Maven for openapi-generator and its Java client,
+# and for make image and its smoke test: buildah, podman with runc, mmdebstrap with
+# Debian's archive keyring, uidmap)
 # when they are missing.
 # Needs root (as on CI and the developer machines) or passwordless sudo.
 set -euo pipefail
@@ -10,7 +11,8 @@ missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-command -v java >/dev/null 2>&1 || missing+=(default-jdk-headless)
+command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
 command -v buildah >/dev/null 2>&1 || missing+=(buildah)
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 # podman would pick crun, which fails on these machines: runc is asked for by name.

@@ -44,11 +44,11 @@ export interface CommsInput {
   draft?: string;
 }
 
-export interface CommsResult {
+export type CommsResult = {
   commsId: number;
   snapId: number;
   commsResponse: CommsAnalysis;
-}
+};
 
 export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createCommsAnalysis', input };

@@ -41,14 +41,14 @@ export interface RequestContext {
   signal?: AbortSignal;
 }
 
-export interface SnapResult {
+export type SnapResult = {
   snapId: number;
   snapResponse: Omit<SnapPrediction, 'secondary_profile' | 'secondary_code'> & {
     name: string;
     secondary_profile: SecondaryProfileName | null;
     secondary_code: SecondaryProfileCode | null;
   };
-}
+};
 
 export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createSnap', input: subject };

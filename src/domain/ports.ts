@@ -3,6 +3,11 @@
  * interfaces. `src/data/` implements the repositories with knex; `src/upstream/`
  * implements the Predictor (an OpenAI-compatible server, with a fallback or not, or the
  * deterministic offline predictor). The domain never sees knex or the OpenAI client.
+ *
+ * What becomes a response body (SnapPrediction, CommsAnalysis, DraftAnalysis, DraftIssue,
+ * and the results of create-snap.ts and create-comms-analysis.ts) is a type alias, not an
+ * interface: the spec's response objects are open to additive change, so their generated
+ * types carry an index signature, and only a type alias is assignable to one.
  */
 import type { Confidence, ProfileCode, ProfileName } from './profiles';
 
@@ -24,7 +29,7 @@ export interface SnapSubject {
  * A prediction as the predictor read it. `secondary_profile` may be Visionary here:
  * the domain refuses it, so the rule lives in one place.
  */
-export interface SnapPrediction {
+export type SnapPrediction = {
   profile: ProfileName | null;
   primary_code: ProfileCode | null;
   secondary_profile: ProfileName | null;
@@ -33,7 +38,7 @@ export interface SnapPrediction {
   reasoning: string | null;
   summary: string | null;
   secondary_profile_summary: string | null;
-}
+};
 
 export const COMMS_CHANNELS = ['email', 'chat', 'call', 'meeting'] as const;
 export type CommsChannel = (typeof COMMS_CHANNELS)[number];
@@ -49,18 +54,18 @@ export interface CommsRequest {
   draft?: string;
 }
 
-export interface DraftIssue {
+export type DraftIssue = {
   excerpt: string;
   suggestion: string;
-}
+};
 
-export interface DraftAnalysis {
+export type DraftAnalysis = {
   fit_score: number | null;
   issues: DraftIssue[];
   rewrite: string | null;
-}
+};
 
-export interface CommsAnalysis {
+export type CommsAnalysis = {
   profile: ProfileName | null;
   primary_code: ProfileCode | null;
   summary: string | null;
@@ -70,7 +75,7 @@ export interface CommsAnalysis {
   phrases_to_avoid: string[];
   /** `null` when the request had no draft. */
   draft_analysis: DraftAnalysis | null;
-}
+};
 
 /** Which upstream of an OpenAI-compatible predictor answered: the primary or the fallback. */
 export type UpstreamName = 'primary' | 'fallback';

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       openai: undefined,
       validateResponses: true,
+      requestTimeoutSeconds: 30,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
