@@ -333,6 +333,7 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -347,6 +348,7 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -360,6 +362,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -373,6 +376,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -386,6 +390,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -399,6 +404,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -412,6 +418,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -425,6 +432,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -438,6 +446,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -465,13 +474,14 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The client IP has used up the requests of the current window. Nothing was charged. */
+        /** @description The client IP has used up the requests of the current window, or the account's failed calls have used up its failure budget (the call was refused before any upstream call). Nothing was charged. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -479,6 +489,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -492,6 +503,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -505,19 +517,22 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. */
+        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. Or the instance had too many requests in flight: the request was shed before any work (nothing was charged) and `Retry-After` says when to send it again. */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfterShed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -543,8 +558,12 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Whole seconds until the current window resets. */
         "X-RateLimit-Reset": number;
-        /** @description Whole seconds until the current window resets and requests are accepted again. */
+        /** @description Whole seconds until requests are accepted again: until the rate-limit window resets or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
         "Retry-After": number;
+        /** @description Present when the request was shed because the instance had too many requests in flight: whole seconds after which the same request can be sent again. */
+        RetryAfterShed: number;
+        /** @description The service's time for this request in milliseconds (W3C Server Timing): `total` until the response headers were sent, and `upstream`, the time spent calling the upstream model, when one was called. `total` minus `upstream` is the service's own overhead. */
+        "Server-Timing": string;
         /** @description `true` when this response is the stored first success of an earlier call with the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";
         /** @description The request's identifier, echoed from the request's `X-Request-Id` or generated. Quote it when reporting a problem. */

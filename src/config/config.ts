@@ -3,7 +3,9 @@
  * A bad value stops startup with a message that names the variable.
  * Every variable is documented in the README's "Configuration" table.
  */
+import { readMaxRequestsInFlight } from './admission';
 import { longestCallSeconds } from './call-budget';
+import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
 import { ConfigError } from './config-error';
 import { EnvReader, type Env } from './env-reader';
@@ -11,6 +13,7 @@ import { EnvReader, type Env } from './env-reader';
 export { ConfigError } from './config-error';
 export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
 export type { Env } from './env-reader';
+export type { FailureBudgetConfig } from './failure-budget';
 
 export interface Config {
   nodeEnv: string;
@@ -47,6 +50,10 @@ export interface Config {
   demoAccount: boolean;
   /** Worker processes (node:cluster) behind one port; above 1 needs PostgreSQL and Redis. */
   webConcurrency: number;
+  /** Requests one process works on at once; past it, 503 with Retry-After before any database work. */
+  maxRequestsInFlight: number;
+  /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
+  failureBudget: FailureBudgetConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -77,7 +84,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 30, { min: 1, max: 300 }),
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
     webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
+    maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
+    failureBudget: readFailureBudget(read),
   };
+  config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
   config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);
   assertClusterable(config);
   return Object.freeze(config);

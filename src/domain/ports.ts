@@ -102,6 +102,15 @@ export interface Predicted<T> {
 }
 
 /**
+ * The time a request spent in its predictor's calls, summed by whoever times them
+ * (src/metrics/instrumented-predictor.ts); undefined until a call ended. The HTTP layer
+ * reports it in `Server-Timing` and subtracts it to get the service's own overhead.
+ */
+export interface UpstreamTime {
+  upstreamMs: number | undefined;
+}
+
+/**
  * What one upstream call spent, told when it ends, whether it succeeded or failed (the
  * operator pays for both). A token count is null when the call ended without a usage
  * report: aborted, connection lost, an HTTP error, or a server that sends no `usage`.
@@ -118,6 +127,7 @@ export interface UpstreamSpend {
 export interface PredictContext {
   requestId: string;
   signal?: AbortSignal;
+  timing?: UpstreamTime;
   /** Told of every upstream call this prediction made (the fallback's too); the embedded predictor makes none. */
   onSpend?: (spend: UpstreamSpend) => void;
 }
@@ -178,6 +188,18 @@ export type ChargeOutcome = { status: 'stored'; id: number } | { status: 'no_cre
 export interface CallerRepository {
   /** The caller of an active key with this SHA-256 hash, or null. */
   findByKeyHash(keyHash: string): Promise<Caller | null>;
+}
+
+/**
+ * Per account, the failed predictor calls of a sliding window (README, "Threat model").
+ * Neither method throws: where the shared count cannot be reached, this process's own
+ * count answers.
+ */
+export interface FailureBudget {
+  /** Undefined while the account may call its predictor; otherwise whole seconds until it may again. */
+  refusal(accountId: number, operation: string): Promise<{ retryAfterSeconds: number } | undefined>;
+  /** Counts one failed predictor call of the account. */
+  countFailure(accountId: number, operation: string): Promise<void>;
 }
 
 export interface CreditsRepository {
