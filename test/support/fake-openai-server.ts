@@ -53,7 +53,6 @@ export type Behaviour =
   | { kind: 'delay'; ms: number; then: Behaviour }
   | { kind: 'held'; until: Promise<void>; then: Behaviour }
   | { kind: 'hang' }
-  | { kind: 'held'; release: Promise<unknown>; then: Behaviour }
   | { kind: 'stall' }
   | { kind: 'garbage' };
 
@@ -112,11 +111,6 @@ export function heldUntil(until: Promise<void>, then: Behaviour): Behaviour {
 /** Never answer; the connection stays open until the client gives up or the fake closes. */
 export function hang(): Behaviour {
   return { kind: 'hang' };
-}
-
-/** Holds the call open until `release` settles, then behaves as `then`: a slow call that ends when the test says. */
-export function heldUntil(release: Promise<unknown>, then: Behaviour): Behaviour {
-  return { kind: 'held', release, then };
 }
 
 /** 200 with `Content-Type: application/json` and a body that is not JSON. */
@@ -246,11 +240,6 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         return;
       case 'hang':
         return;
-      case 'held': {
-        const proceed = () => behave(res, behaviour.then, n, model);
-        void behaviour.release.then(proceed, proceed);
-        return;
-      }
       case 'garbage':
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('this is { not json');
