@@ -161,7 +161,10 @@ export interface paths {
          * @description The Prometheus text exposition format (version 0.0.4): `http_requests_total{operation,status}`,
          *     `http_request_duration_seconds{operation}`, `upstream_request_duration_seconds{operation,outcome}`,
          *     `upstream_errors_total{operation}`, `upstream_calls_total{operation,upstream}`,
-         *     `upstream_tokens_total{operation,model,kind,upstream}`,
+         *     `upstream_tokens_total{operation,model,kind,upstream,outcome}` (outcome `success`, or
+         *     `failure`: an answer cut at the token bound, unusable or refused, paid all the same),
+         *     `upstream_unreported_calls_total{operation,upstream,outcome}` (calls that ended
+         *     without a usage report: aborted, timed out, connection lost, an HTTP error),
          *     `upstream_schema_mismatches_total{operation,upstream}`, `credits_charged_total{operation}`,
          *     `credit_holds_active`, `credit_holds_expired_total`,
          *     `rate_limited_requests_total`, `rate_limit_store_shared` (1 while the rate limit is
@@ -205,6 +208,7 @@ export interface components {
          */
         ApiKey: string;
         CreateAccountRequest: {
+            /** @description The account's name. The public API's text rules apply: any Unicode text but the NUL character (U+0000), which cannot be stored (`400` `name must not contain NUL characters`); a body that is not valid UTF-8 is `400` `Request body is not valid UTF-8`. */
             name: string;
             credits: components["schemas"]["Credits"];
         };
@@ -246,6 +250,18 @@ export interface components {
             prompt: number;
             /** @example 1640 */
             completion: number;
+            failed: components["schemas"]["FailedCallUsage"];
+        };
+        /** @description The account's upstream calls that stored no result and so charged nothing (the upstream failed, the answer was cut at the token bound, unusable or refused, the client left, or the primary failed before the fallback answered): the operator paid for them all the same. `prompt` and `completion` are the tokens their `usage` reported; `unreportedCalls` counts those that ended without a usage report (aborted, timed out, connection lost, an HTTP error), whose tokens, if any were spent, no count shows. */
+        FailedCallUsage: {
+            /** @example 640 */
+            prompt: number;
+            /** @example 1000 */
+            completion: number;
+            /** @example 2 */
+            calls: number;
+            /** @example 1 */
+            unreportedCalls: number;
         };
         Balance: {
             accountId: components["schemas"]["Id"];
@@ -320,6 +336,15 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedBody"];
             };
         };
+        /** @description A body was sent as something other than `application/json`, or compressed with a `Content-Encoding` other than `gzip`, `deflate` or `br`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description No such account or key. */
         NotFound: {
             headers: {
@@ -366,6 +391,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getAccount: {
@@ -426,6 +452,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createApiKey: {
@@ -454,6 +481,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deactivateApiKey: {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
-import type { AccountRepository, AccountSummary } from '../domain/ports';
+import type { AccountRepository, AccountSummary, FailedCallUsage } from '../domain/ports';
 
 export class KnexAccountRepository implements AccountRepository {
   /** @param onKeyDeactivated lets a key cache of this process forget the key (by its hash) at once. */
@@ -33,7 +33,7 @@ export class KnexAccountRepository implements AccountRepository {
       name: account.name,
       credits: toNumber(account.credits),
       held: toNumber(account.held),
-      tokens: await this.tokensOf(accountId),
+      tokens: { ...(await this.tokensOf(accountId)), failed: await this.failedOf(accountId) },
       keys: keys.map((k) => ({ keyId: toNumber(k.id), prefix: k.prefix, active: k.active })),
     };
   }
@@ -48,6 +48,17 @@ export class KnexAccountRepository implements AccountRepository {
     ]);
     const [row] = rows as { prompt: unknown; completion: unknown }[];
     return { prompt: toNumber(row?.prompt ?? 0), completion: toNumber(row?.completion ?? 0) };
+  }
+
+  /** The account's calls that stored no result (migration 008); none yet: zeros. */
+  private async failedOf(accountId: number): Promise<FailedCallUsage> {
+    const row = await this.db('failed_call_usage').where({ account_id: accountId }).first();
+    return {
+      prompt: toNumber(row?.prompt_tokens ?? 0),
+      completion: toNumber(row?.completion_tokens ?? 0),
+      calls: toNumber(row?.calls ?? 0),
+      unreportedCalls: toNumber(row?.unreported_calls ?? 0),
+    };
   }
 
   async addCredits(accountId: number, amount: number): Promise<number | null> {

@@ -8,6 +8,7 @@ import { AppError } from './app-error';
 import type { RequestContext } from './create-snap';
 import { assertClientWaiting } from './client-gone';
 import { chargedId, withCreditHeld } from './credits';
+import { assertWithinFailureBudget, countingFailures } from './failure-budget';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type {
@@ -18,12 +19,16 @@ import type {
   CommsRepository,
   CommsRequest,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   Predicted,
   Predictor,
   SnapRepository,
+  PredictContext,
   StoredSnap,
+  UsageRepository,
 } from './ports';
+import { recordingFailedSpend } from './failed-spend';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;
@@ -31,6 +36,8 @@ export interface CreateCommsDeps {
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
+  usage: UsageRepository;
 }
 
 export interface CommsInput {
@@ -40,13 +47,14 @@ export interface CommsInput {
   draft?: string;
 }
 
-export interface CommsResult {
+export type CommsResult = {
   commsId: number;
   snapId: number;
   commsResponse: CommsAnalysis;
-}
+};
 
-export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+  await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createCommsAnalysis');
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createCommsAnalysis', input };
   return idempotently(
     deps.idempotency,
@@ -72,13 +80,18 @@ async function createCommsOnce(
 ): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
-  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', async (hold) => {
-    const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), context);
-    assertClientWaiting(context, MESSAGES.commsGenerationFailed);
-    const { snapId, channel, goal, draft } = input;
-    const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
-    return { commsId: chargedId(stored), snapId, commsResponse: analysis };
-  });
+  return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
+    recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
+      const { result: analysis, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
+        const analysed = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+        assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+        return analysed;
+      });
+      const { snapId, channel, goal, draft } = input;
+      const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
+      return { commsId: chargedId(stored), snapId, commsResponse: analysis };
+    }),
+  );
 }
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
@@ -93,9 +106,9 @@ function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   };
 }
 
-async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal }: RequestContext): Promise<Predicted<CommsAnalysis>> {
+async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<CommsAnalysis>> {
   try {
-    return await predictor.analyseComms(request, { requestId, signal });
+    return await predictor.analyseComms(request, { requestId, signal, timing, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
   }

@@ -9,9 +9,11 @@ import type {
   CallerRepository,
   CommsRepository,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   Predictor,
   SnapRepository,
+  UsageRepository,
 } from '../domain/ports';
 import type { Metrics } from '../metrics/registry';
 
@@ -21,7 +23,9 @@ export interface ApiDependencies {
   snaps: SnapRepository;
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
+  usage: UsageRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   rateLimit: { store: Store };
   metrics: Metrics;
 }

@@ -1,40 +1,59 @@
 /**
- * A Predictor that times every call, counts failures, and counts the tokens and schema
- * mismatches its answers' provenance reports, around any other Predictor
- * (OpenAI-compatible, with a fallback or not, or embedded). It changes nothing it
- * passes on.
+ * A Predictor that times every call (and adds its time to the request's
+ * `context.timing`, for Server-Timing), counts failures, counts the tokens of every upstream
+ * call it hears of (success and failure, and the calls that ended without a usage report),
+ * and counts schema mismatches, around any other Predictor (OpenAI-compatible, with a
+ * fallback or not, or embedded). It changes nothing it passes on.
  */
-import type { Predicted, Predictor, Provenance } from '../domain/ports';
+import type { PredictContext, Predicted, Predictor, Provenance, UpstreamSpend } from '../domain/ports';
 import type { Metrics } from './registry';
 
 type Operation = keyof Predictor;
-type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'upstreamTokens' | 'upstreamSchemaMismatches'>;
+type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'upstreamTokens' | 'upstreamUnreportedCalls' | 'upstreamSchemaMismatches'>;
 
 export function instrumentPredictor(predictor: Predictor, metrics: Counted): Predictor {
-  async function timed<T>(operation: Operation, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
-    const end = metrics.upstreamRequestDuration.startTimer({ operation });
+  async function timed<T>(operation: Operation, context: PredictContext, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
+    const startedAt = performance.now();
+    const end = (outcome: 'success' | 'error'): void => {
+      const ms = performance.now() - startedAt;
+      metrics.upstreamRequestDuration.observe({ operation, outcome }, ms / 1000);
+      if (context.timing) context.timing.upstreamMs = (context.timing.upstreamMs ?? 0) + ms;
+    };
     try {
       const result = await call();
-      end({ outcome: 'success' });
-      countAnswer(metrics, operation, result.provenance);
+      end('success');
+      if (result.provenance.matchedSchema === false) countMismatch(metrics, operation, result.provenance);
       return result;
     } catch (err) {
-      end({ outcome: 'error' });
+      end('error');
       metrics.upstreamErrors.inc({ operation });
       throw err;
     }
   }
+  const counting = (context: PredictContext): PredictContext => ({
+    ...context,
+    onSpend: (spend) => {
+      countSpend(metrics, spend);
+      context.onSpend?.(spend);
+    },
+  });
   return {
-    predictSnap: (subject, context) => timed('predictSnap', () => predictor.predictSnap(subject, context)),
-    analyseComms: (request, context) => timed('analyseComms', () => predictor.analyseComms(request, context)),
+    predictSnap: (subject, context) => timed('predictSnap', context, () => predictor.predictSnap(subject, counting(context))),
+    analyseComms: (request, context) => timed('analyseComms', context, () => predictor.analyseComms(request, counting(context))),
   };
 }
 
-function countAnswer(metrics: Counted, operation: Operation, provenance: Provenance): void {
-  const { upstream, model } = provenance;
-  if (upstream === undefined) return;
-  for (const [kind, tokens] of [['prompt', provenance.promptTokens], ['completion', provenance.completionTokens]] as const) {
-    if (typeof tokens === 'number') metrics.upstreamTokens.inc({ operation, model, kind, upstream }, tokens);
+function countSpend(metrics: Counted, spend: UpstreamSpend): void {
+  const { operation, upstream, model, outcome } = spend;
+  if (spend.promptTokens === null && spend.completionTokens === null) {
+    metrics.upstreamUnreportedCalls.inc({ operation, upstream, outcome });
+    return;
   }
-  if (provenance.matchedSchema === false) metrics.upstreamSchemaMismatches.inc({ operation, upstream });
+  for (const [kind, tokens] of [['prompt', spend.promptTokens], ['completion', spend.completionTokens]] as const) {
+    if (tokens !== null) metrics.upstreamTokens.inc({ operation, model, kind, upstream, outcome }, tokens);
+  }
+}
+
+function countMismatch(metrics: Counted, operation: Operation, { upstream }: Provenance): void {
+  if (upstream !== undefined) metrics.upstreamSchemaMismatches.inc({ operation, upstream });
 }

@@ -11,6 +11,7 @@ import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const MODEL = 'gpt-economy-test';
+const NO_FAILED_CALLS = { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0 };
 let fake: FakeOpenAi;
 let server: TestServer;
 
@@ -97,10 +98,10 @@ describe('usage', () => {
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
     expect(row).toMatchObject({ upstream: 'primary', prompt_tokens: UPSTREAM_USAGE.prompt_tokens, completion_tokens: UPSTREAM_USAGE.completion_tokens });
     const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    expect(view.tokens).toEqual({ prompt: 812 + 900, completion: 164 + 200 });
+    expect(view.tokens).toEqual({ prompt: 812 + 900, completion: 164 + 200, failed: NO_FAILED_CALLS });
 
     const after = await metricsOf(server);
-    const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary' });
+    const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'success' });
     expect(sampleValue(after, 'upstream_tokens_total', labels('prompt')) - sampleValue(before, 'upstream_tokens_total', labels('prompt'))).toBe(1712);
     expect(sampleValue(after, 'upstream_tokens_total', labels('completion')) - sampleValue(before, 'upstream_tokens_total', labels('completion'))).toBe(364);
     const calls = { operation: 'predictSnap', upstream: 'primary' };
@@ -116,8 +117,35 @@ describe('usage', () => {
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
     expect(row).toMatchObject({ upstream: 'primary', prompt_tokens: null, completion_tokens: null });
     const labels = { operation: 'predictSnap', model: MODEL, kind: 'prompt', upstream: 'primary' };
-    expect(sampleValue(await metricsOf(server), 'upstream_tokens_total', labels)).toBe(sampleValue(before, 'upstream_tokens_total', labels));
-    expect((await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`)).tokens).toEqual({ prompt: 0, completion: 0 });
+    const after = await metricsOf(server);
+    expect(sampleValue(after, 'upstream_tokens_total', labels)).toBe(sampleValue(before, 'upstream_tokens_total', labels));
+    const unreported = { operation: 'predictSnap', upstream: 'primary', outcome: 'success' };
+    expect(sampleValue(after, 'upstream_unreported_calls_total', unreported) - sampleValue(before, 'upstream_unreported_calls_total', unreported)).toBe(1);
+    expect((await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`)).tokens).toEqual({ prompt: 0, completion: 0, failed: NO_FAILED_CALLS });
+  });
+
+  test('when an answer is cut at the token bound, then the 500 charges nothing and its tokens are counted as failed, in /metrics and in the account view', async () => {
+    const before = await metricsOf(server);
+    fake.script(reply(PREDICTION, { finishReason: 'length', usage: { prompt_tokens: 640, completion_tokens: 1000, total_tokens: 1640 } }));
+    const account = await createAccount(server, 1);
+    expect((await snap(server, account.apiKey)).response.status).toBe(500);
+    const view = await server.admin<{ credits: number; tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
+    expect(view).toMatchObject({ credits: 1, tokens: { prompt: 0, completion: 0, failed: { prompt: 640, completion: 1000, calls: 1, unreportedCalls: 0 } } });
+    const after = await metricsOf(server);
+    const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'failure' });
+    expect(sampleValue(after, 'upstream_tokens_total', labels('prompt')) - sampleValue(before, 'upstream_tokens_total', labels('prompt'))).toBe(640);
+    expect(sampleValue(after, 'upstream_tokens_total', labels('completion')) - sampleValue(before, 'upstream_tokens_total', labels('completion'))).toBe(1000);
+  });
+
+  test('when every attempt fails without an answer, then the call is counted as unreported, in /metrics and in the account view', async () => {
+    const before = await metricsOf(server);
+    fake.script(stall(), stall());
+    const account = await createAccount(server, 1);
+    expect((await snap(server, account.apiKey)).response.status).toBe(500);
+    const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
+    expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 0, completion: 0, calls: 1, unreportedCalls: 1 } });
+    const unreported = { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' };
+    expect(sampleValue(await metricsOf(server), 'upstream_unreported_calls_total', unreported) - sampleValue(before, 'upstream_unreported_calls_total', unreported)).toBe(1);
   });
 });
 

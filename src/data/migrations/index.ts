@@ -10,6 +10,7 @@ import * as creditHolds from './004-credit-holds';
 import * as creditsBigint from './005-credits-bigint';
 import * as upstreamUsage from './006-upstream-usage';
 import * as chargeOwners from './007-charge-owners';
+import * as failedCallUsage from './008-failed-call-usage';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '005-credits-bigint': creditsBigint,
   '006-upstream-usage': upstreamUsage,
   '007-charge-owners': chargeOwners,
+  '008-failed-call-usage': failedCallUsage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

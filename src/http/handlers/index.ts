@@ -11,7 +11,9 @@ export function publicHandlers(services: ApiDependencies) {
     snaps: services.snaps,
     comms: services.comms,
     idempotency: services.idempotency,
+    usage: services.usage,
     predictor: services.predictor,
+    failureBudget: services.failureBudget,
   };
   return {
     createSnap: createSnap(deps),

@@ -1,7 +1,7 @@
 import { instrumentPredictor } from '../../../src/metrics/instrumented-predictor';
 import { createMetrics } from '../../../src/metrics/registry';
 import { PredictorError } from '../../../src/domain/predictor-error';
-import { type Predictor } from '../../../src/domain/ports';
+import { type Predictor, type UpstreamSpend } from '../../../src/domain/ports';
 
 const noDatabase = { poolCounts: () => undefined, countActiveHolds: async () => 0 };
 const provenance = { predictor: 'embedded', model: 'm', promptVersion: 'v' } as const;
@@ -32,5 +32,43 @@ describe('instrumentPredictor', () => {
     await expect(instrumentPredictor(inner, metrics).analyseComms({} as never, { requestId: 'r' })).rejects.toBe(failure);
     expect(await sample(metrics, 'upstream_errors_total', { operation: 'analyseComms' })).toBe(1);
     expect(await sample(metrics, 'upstream_request_duration_seconds', { operation: 'analyseComms', outcome: 'error', le: '+Inf' })).toBe(1);
+  });
+
+  test('when the predictor tells of its upstream calls, then tokens are counted by outcome, calls without usage apart, and the caller still hears of each', async () => {
+    const metrics = createMetrics(noDatabase);
+    const spends: UpstreamSpend[] = [
+      { operation: 'predictSnap', upstream: 'primary', model: 'm', outcome: 'failure', promptTokens: 600, completionTokens: 40 },
+      { operation: 'predictSnap', upstream: 'primary', model: 'm', outcome: 'failure', promptTokens: null, completionTokens: null },
+      { operation: 'predictSnap', upstream: 'fallback', model: 'm', outcome: 'success', promptTokens: 610, completionTokens: 90 },
+    ];
+    const inner: Predictor = {
+      predictSnap: async (_subject, context) => {
+        for (const spend of spends) context.onSpend?.(spend);
+        return { result: { profile: null } as never, provenance };
+      },
+      analyseComms: async () => Promise.reject(new Error('not used')),
+    };
+    const heard: UpstreamSpend[] = [];
+    await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r', onSpend: (spend) => heard.push(spend) });
+    expect(heard).toEqual(spends);
+    const tokens = (kind: string, upstream: string, outcome: string) => sample(metrics, 'upstream_tokens_total', { operation: 'predictSnap', model: 'm', kind, upstream, outcome });
+    expect([await tokens('prompt', 'primary', 'failure'), await tokens('completion', 'primary', 'failure')]).toEqual([600, 40]);
+    expect([await tokens('prompt', 'fallback', 'success'), await tokens('completion', 'fallback', 'success')]).toEqual([610, 90]);
+    expect(await sample(metrics, 'upstream_unreported_calls_total', { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' })).toBe(1);
+  });
+});
+
+describe('instrumentPredictor timing', () => {
+  test("when a request's calls end, then their time is added to its timing", async () => {
+    const metrics = createMetrics(noDatabase);
+    const result = { profile: null } as never;
+    const inner: Predictor = { predictSnap: async () => ({ result, provenance }), analyseComms: async () => Promise.reject(new Error('x')) };
+    const timing = { upstreamMs: undefined as number | undefined };
+    const predictor = instrumentPredictor(inner, metrics);
+    await predictor.predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r', timing });
+    const afterOne = timing.upstreamMs;
+    expect(afterOne).toBeGreaterThanOrEqual(0);
+    await expect(predictor.analyseComms({} as never, { requestId: 'r', timing })).rejects.toThrow('x');
+    expect(timing.upstreamMs).toBeGreaterThanOrEqual(afterOne ?? 0);
   });
 });

@@ -71,8 +71,8 @@ afterAll(async () => {
   await once(server, 'close');
 });
 
-async function textFor(body: unknown, headers: Record<string, string> = {}): Promise<string> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function textFor(body: unknown, headers: Record<string, string> = {}, query = ''): Promise<string> {
+  const response = await fetch(`${url}${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   expect(response.status).toBe(400);
   return ((await response.json()) as { text: string }).text;
 }
@@ -99,6 +99,10 @@ describe('validationMessage on the validator\'s own errors', () => {
 
   test('when a header does not match its pattern, then the text names the header and the pattern', async () => {
     expect(await textFor({ name: 'a' }, { 'idempotency-key': 'ABC' })).toBe('idempotency-key must match ^[a-z]+$ regular expression');
+  });
+
+  test('when a query parameter the operation does not define is sent (the validator names no keyword), then it is an unknown property', async () => {
+    expect(await textFor({ name: 'a' }, {}, '?page=2')).toBe('property page should not exist');
   });
 
   test('when a required property is missing, then it is reported as empty (the type is added by required-field-types.ts)', async () => {
