@@ -57,7 +57,7 @@ describe('API-key cache', () => {
       unlock();
       lookups.stop();
     }
-  });
+  }, 300_000);
 
   test('when a well-formed unknown key is sent again and again, then api_keys is asked once', async () => {
     const account = await createAccount(server, 1);
