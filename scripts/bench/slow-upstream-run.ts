@@ -118,7 +118,8 @@ export async function measureSlowUpstream(
   } finally {
     await upstream.stop();
   }
-  const { requests, arrivals } = await announced<{ requests: number; arrivals: number[] }>(upstream, 'requests', 1000);
+  const { requests, arrivals, maxInFlight } = await announced<{ requests: number; arrivals: number[]; maxInFlight: number }>(upstream, 'requests', 1000);
+  log(`slow upstream, ${run.label}: the upstream answered at most ${maxInFlight} calls at once (OPENAI_MAX_SOCKETS bounds the sockets)`);
   const burst = arrivals.slice(warmup, warmup + result.requests);
   const first = burst[0];
   const last = burst[burst.length - 1];
