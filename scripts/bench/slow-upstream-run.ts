@@ -18,6 +18,7 @@ import { runLoad } from './run-load';
 import { backingPids, startService, type BenchPaths } from './servers';
 import { profileDir } from './throughput';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
+import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 
 export interface SlowUpstreamResult {
   requests: number;
@@ -71,6 +72,8 @@ export async function measureSlowUpstream(
         WEB_CONCURRENCY: '1',
         OPENAI_API_KEY: 'sk-bench-not-a-real-key',
         OPENAI_BASE_URL: baseURL.baseURL,
+        // The fake writes its answer at once: the budgets need not plan for a slow model.
+        ...FAKE_UPSTREAM_SPEED,
         OPENAI_TIMEOUT_SECONDS: '30',
         BENCH_LOOP_DELAY_DIR: probeDir,
       },

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
 import type { Config, OpenAiConfig, UpstreamEndpoint } from '../config/config';
+import type { RouteBudget } from '../config/upstream-budget';
 import { KnexAccountRepository } from '../data/account-repository';
 import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
@@ -134,17 +135,20 @@ async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAge
 
 /**
  * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
- * when one is configured. OPENAI_TIMEOUT_SECONDS bounds the whole call: with a fallback
- * the primary gets half of it and the fallback whatever is left (all of it while the
- * breaker skips the primary). The OpenAI client is loaded only when it is configured:
+ * when one is configured. Each route's budget (config/upstream-budget.ts) bounds its whole
+ * call: with a fallback the primary gets its part and the fallback whatever is left (all
+ * of it while the breaker skips the primary). The OpenAI client is loaded only when it is configured:
  * the embedded default starts without it.
  */
 async function createPredictor(config: Config, metrics: Metrics, upstreams: UpstreamAgents | undefined): Promise<Predictor> {
   if (!config.openai || !upstreams) return new EmbeddedPredictor();
   const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
   const settings = config.openai;
-  const totalMs = Math.round(settings.timeoutSeconds * 1000);
-  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: number): Predictor =>
+  const ms = (pick: (budget: RouteBudget) => number): { predictSnap: number; analyseComms: number } => ({
+    predictSnap: Math.max(1, Math.round(pick(settings.budgets.predictSnap) * 1000)),
+    analyseComms: Math.max(1, Math.round(pick(settings.budgets.analyseComms) * 1000)),
+  });
+  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: { predictSnap: number; analyseComms: number }): Predictor =>
     new OpenAiPredictor({
       kind: endpoint.kind,
       apiKey: endpoint.apiKey,
@@ -153,7 +157,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       apiVersion: endpoint.apiVersion,
       upstream: name,
       timeoutMs,
-      attemptTimeoutMs: Math.min(timeoutMs, Math.max(1, Math.round(settings.attemptTimeoutSeconds * 1000))),
+      attemptTimeoutMs: ms((budget) => budget.attemptTimeoutSeconds),
       maxRetries: settings.maxRetries,
       hasFallback: name === 'primary' && settings.fallback !== undefined,
       agent: upstreams.agents[name],
@@ -165,11 +169,11 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });
-  if (!settings.fallback) return upstream(settings.primary, 'primary', totalMs);
+  if (!settings.fallback) return upstream(settings.primary, 'primary', ms((budget) => budget.timeoutSeconds));
   return withFallback({
-    primary: upstream(settings.primary, 'primary', Math.max(1, Math.round(totalMs / 2))),
-    fallback: upstream(settings.fallback, 'fallback', totalMs),
+    primary: upstream(settings.primary, 'primary', ms((budget) => budget.primarySeconds)),
+    fallback: upstream(settings.fallback, 'fallback', ms((budget) => budget.timeoutSeconds)),
     breaker: new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000 }),
-    timeoutMs: totalMs,
+    timeoutMs: ms((budget) => budget.timeoutSeconds),
   });
 }

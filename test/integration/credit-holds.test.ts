@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { bodyOf } from '../support/json';
-import { delay, hang, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { delay, hang, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, creditsOf, ledgerOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { spawnServer } from '../support/spawned-server';
@@ -21,7 +21,7 @@ import { deleteExpiredIdempotencyKeys, returnExpiredHolds } from '../../src/data
 jest.setTimeout(120_000);
 
 const INSUFFICIENT = 'Insufficient API credits. Please add more credits to your account to continue.';
-const UPSTREAM_ENV = { OPENAI_API_KEY: 'sk-holds-secret-0123456789', OPENAI_TIMEOUT_SECONDS: '5', OPENAI_MAX_RETRIES: '0' };
+const UPSTREAM_ENV = { OPENAI_API_KEY: 'sk-holds-secret-0123456789', ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '5', OPENAI_MAX_RETRIES: '0' };
 
 let fake: FakeOpenAi;
 let server: TestServer;

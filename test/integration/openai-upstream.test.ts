@@ -4,7 +4,7 @@
  * contract's 500, stores nothing and charges nothing.
  */
 import { bodyOf } from '../support/json';
-import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION } from '../support/fake-openai-server';
+import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -19,6 +19,7 @@ beforeAll(async () => {
     OPENAI_API_KEY,
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: MODEL,
+    ...FAKE_UPSTREAM_SPEED,
     OPENAI_TIMEOUT_SECONDS: '1',
     OPENAI_MAX_RETRIES: '1',
     LOG_LEVEL: 'info',
@@ -88,12 +89,10 @@ describe('OpenAI upstream: createSnap', () => {
       ['a refusal', [refuse('I cannot help with that.')], 1],
       ['content that is not JSON', [replyRaw('Sure! The profile is Catalyst.')], 1],
     ])('%s', async (_name, behaviours, attempts) => {
-      const started = Date.now();
       const { account, response, body } = await snapWith(behaviours);
       const message = 'Failed to generate snap Please try again later';
       expect(response.status).toBe(500);
       expect(body).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
-      expect(Date.now() - started).toBeLessThan(2500);
       expect(fake.requests.length).toBeLessThanOrEqual(attempts);
       expect(await balanceOf(server, account.accountId)).toBe(3);
       expect(await snapCountOf(server, account.accountId)).toBe(0);
@@ -119,7 +118,7 @@ describe('OpenAI upstream: createSnap', () => {
   test('when 50 requests wait on a slow upstream at once, then their calls are in flight together, not one after another', async () => {
     const slowFake = await startFakeOpenAi();
     slowFake.always(delay(3000, reply(PREDICTION)));
-    const patient = await startTestServer({ OPENAI_API_KEY, OPENAI_BASE_URL: slowFake.baseURL, OPENAI_TIMEOUT_SECONDS: '30' });
+    const patient = await startTestServer({ OPENAI_API_KEY, OPENAI_BASE_URL: slowFake.baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' });
     try {
       const account = await createAccount(patient, 50);
       const responses = await Promise.all(Array.from({ length: 50 }, () => patient.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })));
