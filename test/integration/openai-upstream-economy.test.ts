@@ -22,7 +22,7 @@ beforeAll(async () => {
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: MODEL,
     ...FAKE_UPSTREAM_SPEED,
-    OPENAI_TIMEOUT_SECONDS: '4',
+    OPENAI_TIMEOUT_SECONDS: '10', // room for a 1 s attempt, a back-off and another attempt on a busy machine
     OPENAI_ATTEMPT_TIMEOUT_SECONDS: '1',
     OPENAI_MAX_RETRIES: '1',
     OPENAI_SEED: '1234',
