@@ -12,16 +12,18 @@ import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
 import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
-import type { CommsRepository, CreditsRepository, SnapRepository } from '../domain/ports';
+import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
 import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
 import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
+import { countFailureBudget } from '../metrics/counted-failure-budget';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
@@ -42,6 +44,7 @@ export interface Services {
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   rateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
@@ -70,6 +73,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
     throw err;
   }
   const rateLimit = await rateLimitStarting;
+  const failureBudget = await createFailureBudget({
+    ...config.failureBudget,
+    redisUrl: config.redisUrl,
+    prefix: config.rateLimitRedisPrefix,
+    logger,
+  });
   const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
@@ -98,6 +107,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
     usage: reportingOutages(new KnexUsageRepository(db)),
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics),
+    failureBudget: countFailureBudget(failureBudget, metrics),
     rateLimit,
     metrics,
     close: async () => {
@@ -105,6 +115,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       await callers.stop();
       await rateLimit.close();
       await upstream?.close();
+      await failureBudget.close();
       await db.destroy();
     },
   };

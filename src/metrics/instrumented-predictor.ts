@@ -1,5 +1,6 @@
 /**
- * A Predictor that times every call, counts failures, counts the tokens of every upstream
+ * A Predictor that times every call (and adds its time to the request's
+ * `context.timing`, for Server-Timing), counts failures, counts the tokens of every upstream
  * call it hears of (success and failure, and the calls that ended without a usage report),
  * and counts schema mismatches, around any other Predictor (OpenAI-compatible, with a
  * fallback or not, or embedded). It changes nothing it passes on.
@@ -11,15 +12,20 @@ type Operation = keyof Predictor;
 type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'upstreamTokens' | 'upstreamUnreportedCalls' | 'upstreamSchemaMismatches'>;
 
 export function instrumentPredictor(predictor: Predictor, metrics: Counted): Predictor {
-  async function timed<T>(operation: Operation, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
-    const end = metrics.upstreamRequestDuration.startTimer({ operation });
+  async function timed<T>(operation: Operation, context: PredictContext, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
+    const startedAt = performance.now();
+    const end = (outcome: 'success' | 'error'): void => {
+      const ms = performance.now() - startedAt;
+      metrics.upstreamRequestDuration.observe({ operation, outcome }, ms / 1000);
+      if (context.timing) context.timing.upstreamMs = (context.timing.upstreamMs ?? 0) + ms;
+    };
     try {
       const result = await call();
-      end({ outcome: 'success' });
+      end('success');
       if (result.provenance.matchedSchema === false) countMismatch(metrics, operation, result.provenance);
       return result;
     } catch (err) {
-      end({ outcome: 'error' });
+      end('error');
       metrics.upstreamErrors.inc({ operation });
       throw err;
     }
@@ -32,8 +38,8 @@ export function instrumentPredictor(predictor: Predictor, metrics: Counted): Pre
     },
   });
   return {
-    predictSnap: (subject, context) => timed('predictSnap', () => predictor.predictSnap(subject, counting(context))),
-    analyseComms: (request, context) => timed('analyseComms', () => predictor.analyseComms(request, counting(context))),
+    predictSnap: (subject, context) => timed('predictSnap', context, () => predictor.predictSnap(subject, counting(context))),
+    analyseComms: (request, context) => timed('analyseComms', context, () => predictor.analyseComms(request, counting(context))),
   };
 }
 
