@@ -18,6 +18,7 @@ import { backingPids, startService, type BenchPaths } from './servers';
 import { announced } from './slow-upstream-run';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
 import { writeFileSync, readFileSync } from 'node:fs';
+import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 
 export interface ShedBurstResult {
   requests: number;
@@ -85,7 +86,7 @@ async function withSlowService<T>(
     const { baseURL } = await announced<{ baseURL: string }>(upstream, 'baseURL');
     const service = await startService(paths, {
       name: `service, ${label}`,
-      env: { ...backing, WEB_CONCURRENCY: '1', OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, OPENAI_TIMEOUT_SECONDS: '30' },
+      env: { ...backing, WEB_CONCURRENCY: '1', OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' },
     });
     try {
       return await work(service, { server: service.child.pid, ...backingPids(backing) });
