@@ -1,6 +1,6 @@
 /**
- * Three projects: fast unit tests, integration tests against real PostgreSQL and Redis,
- * and contract tests against the live service that `make contract` starts.
+ * Four projects: fast unit tests, integration tests against real PostgreSQL and Redis,
+ * the real-model tier (a real LLM on the CPU), and contract tests against the live service that `make contract` starts.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
@@ -19,6 +19,13 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // The real-model tier (`make llm`): llama.cpp's server with a packaged model (test/llm/).
+      displayName: 'llm',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/llm/**/*.test.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

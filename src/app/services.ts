@@ -22,6 +22,7 @@ import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
+import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
@@ -40,6 +41,8 @@ export interface Services {
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
   predictor: Predictor;
+  /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
+  upstreamHealth: UpstreamHealth | undefined;
   rateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
@@ -75,6 +78,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   callers.start();
   const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
+  const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
     onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
@@ -94,7 +98,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
     usage: reportingOutages(new KnexUsageRepository(db)),
-    predictor: instrumentPredictor(await createPredictor(config, metrics), metrics),
+    predictor: instrumentPredictor(await createPredictor(config, metrics), metrics, upstreamHealth),
+    upstreamHealth,
     rateLimit,
     metrics,
     close: async () => {
@@ -134,6 +139,7 @@ async function createPredictor(config: Config, metrics: Metrics): Promise<Predic
       temperature: settings.temperature,
       seed: settings.seed,
       reasoningEffort: settings.reasoningEffort,
+      schemaLengthBounds: settings.schemaLengthBounds,
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
     });
   if (!settings.fallback) return upstream(settings.primary, 'primary', totalMs);

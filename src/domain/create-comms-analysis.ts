@@ -78,7 +78,9 @@ async function createCommsOnce(
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
   return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
     recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
-      const { result: analysis, provenance } = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+      const { result, provenance } = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+      // The analysis is of the stored snap's profile, whatever profile the model named (contract: CommsResponse).
+      const analysis: CommsAnalysis = { ...result, profile: snap.prediction.profile, primary_code: snap.prediction.primary_code };
       assertClientWaiting(context, MESSAGES.commsGenerationFailed);
       const { snapId, channel, goal, draft } = input;
       const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });

@@ -1,6 +1,6 @@
 /**
- * Create a snap (contract §4.1): hold a credit, predict, refuse a Visionary secondary
- * profile, then store the snap and turn the hold into the charge in one statement. A
+ * Create a snap (contract §4.1): hold a credit, predict, hold the answer to the taxonomy
+ * (taxonomy.ts), refuse a Visionary secondary profile, then store the snap and turn the hold into the charge in one statement. A
  * failure at any step stores nothing, charges nothing and gives the held credit back.
  * With an Idempotency-Key, it runs once per key.
  */
@@ -24,6 +24,7 @@ import type {
   UsageRepository,
 } from './ports';
 import { recordingFailedSpend } from './failed-spend';
+import { heldToTaxonomy } from './taxonomy';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps {
@@ -70,7 +71,8 @@ async function createSnapOnce(
   context: RequestContext & Pick<PredictContext, 'onSpend'>,
   claim: ClaimedKey | undefined,
 ): Promise<SnapResult> {
-  const { result: prediction, provenance } = await predict(deps.predictor, subject, context);
+  const { result, provenance } = await predict(deps.predictor, subject, context);
+  const { prediction } = heldToTaxonomy(result);
   const snapResponse = responseOf(subject, prediction);
   assertClientWaiting(context, MESSAGES.snapGenerationFailed);
   const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });

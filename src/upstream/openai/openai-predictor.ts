@@ -26,6 +26,7 @@ import { readCompletionJson, readUsage } from './read-completion';
 import type { JsonObject } from './read-json-values';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
 import { SNAP_SCHEMA, SNAP_SCHEMA_NAME } from './snap-schema';
+import { withLengthBounds } from './schema-length-bounds';
 import { toPredictorError } from './to-predictor-error';
 import { upstreamFetch } from './upstream-fetch';
 
@@ -55,6 +56,8 @@ export interface OpenAiPredictorOptions {
   temperature?: number;
   seed?: number;
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  /** Send the schemas with length limits (schema-length-bounds.ts); OpenAI's strict mode refuses them. */
+  schemaLengthBounds?: boolean;
   /** Called for every HTTP attempt, retries included. */
   onAttempt?: (operation: Operation) => void;
 }
@@ -159,7 +162,7 @@ export class OpenAiPredictor implements Predictor {
       ],
       response_format: {
         type: 'json_schema',
-        json_schema: { name: completion.schemaName, strict: true, schema: completion.schema },
+        json_schema: { name: completion.schemaName, strict: true, schema: this.options.schemaLengthBounds ? withLengthBounds(completion.schema) : completion.schema },
       },
       [maxTokensParameter]: maxOutputTokens[completion.operation],
       ...(temperature !== undefined && { temperature }),

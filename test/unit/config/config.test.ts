@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       temperature: 0,
       seed: undefined,
       reasoningEffort: undefined,
+      schemaLengthBounds: false,
       breakerFailures: 5,
       breakerCooldownSeconds: 30,
     });
