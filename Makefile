@@ -38,6 +38,7 @@ test: install lint typecheck gen-check unit integration llm contract
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
 # parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
+# the public spec breaks nothing of the last release (oasdiff, docs/compatibility.md);
 # every relative link (and path written as code) in README.md and docs/*.md resolves.
 lint: install
 	scripts/lint/check-lockfile.sh
@@ -47,6 +48,7 @@ lint: install
 	node scripts/lint/check-yaml.mjs openapi/openapi.yaml openapi/admin.yaml
 	npx redocly lint openapi/openapi.yaml openapi/admin.yaml
 	npx spectral lint openapi/openapi.yaml --ruleset .spectral.yaml --fail-severity warn --quiet
+	node scripts/lint/check-compatibility.mjs
 
 typecheck: install
 	npx tsc -p tsconfig.json --noEmit

@@ -214,6 +214,7 @@ export interface components {
          */
         ApiKey: string;
         CreateAccountRequest: {
+            /** @description The account's name. The public API's text rules apply: any Unicode text but the NUL character (U+0000), which cannot be stored (`400` `name must not contain NUL characters`); a body that is not valid UTF-8 is `400` `Request body is not valid UTF-8`. */
             name: string;
             credits: components["schemas"]["Credits"];
         };
@@ -342,6 +343,15 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedBody"];
             };
         };
+        /** @description A body was sent as something other than `application/json`, or compressed with a `Content-Encoding` other than `gzip`, `deflate` or `br`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description No such account or key. */
         NotFound: {
             headers: {
@@ -388,6 +398,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getAccount: {
@@ -448,6 +459,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createApiKey: {
@@ -476,6 +488,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deactivateApiKey: {

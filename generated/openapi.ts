@@ -141,11 +141,15 @@ export interface components {
             reasoning: components["schemas"]["NullableText"];
             summary: components["schemas"]["NullableText"];
             secondary_profile_summary: components["schemas"]["NullableText"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A stored snap. */
         SnapResult: {
             snapId: components["schemas"]["SnapId"];
             snapResponse: components["schemas"]["SnapResponse"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description The channel the message will go through.
@@ -187,6 +191,8 @@ export interface components {
              * @example State the request plainly; hedging reads as uncertainty.
              */
             suggestion: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A review of the draft. */
         DraftAnalysis: {
@@ -202,6 +208,8 @@ export interface components {
              * @example Hi Ada, could we agree the audit schedule by Friday? The dates are attached.
              */
             rewrite: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Communication advice for the person of the snap. */
         CommsResponse: {
@@ -216,6 +224,8 @@ export interface components {
             phrases_to_avoid: components["schemas"]["AdviceList"];
             /** @description A review of the draft, or `null` when the request had no draft. */
             draft_analysis: components["schemas"]["DraftAnalysis"] | null;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A stored communication analysis. */
         CommsResult: {
@@ -227,6 +237,8 @@ export interface components {
             commsId: number;
             snapId: components["schemas"]["SnapId"];
             commsResponse: components["schemas"]["CommsResponse"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * Format: date-time
@@ -257,6 +269,8 @@ export interface components {
              * @constant
              */
             error: unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The success envelope of a created communication analysis. */
         CommsEnvelope: {
@@ -276,6 +290,8 @@ export interface components {
              * @constant
              */
             error: unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** @description The failure envelope. `error` equals `message`; there is no `data`. */
         ErrorEnvelope: {
@@ -290,6 +306,8 @@ export interface components {
             statusCode: number;
             timestamp: components["schemas"]["Timestamp"];
             error: components["schemas"]["Message"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description The bare 401 body, produced before the response envelope applies. */
         UnauthorizedBody: {
@@ -302,6 +320,8 @@ export interface components {
              * @constant
              */
             statusCode: 401;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -313,6 +333,7 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -327,6 +348,7 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -340,6 +362,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -353,6 +376,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -366,6 +390,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -379,6 +404,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -392,6 +418,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -405,6 +432,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -418,11 +446,26 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
+        };
+        /** @description The request's headers and body did not arrive within 30 seconds. Answered by the HTTP server itself, before the service reads the request: no body, no `X-RateLimit-*` headers, and the connection is closed. Nothing was charged. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The request's headers are larger than 16 KiB. Answered by the HTTP server itself, before the service reads the request: no body, no `X-RateLimit-*` headers, and the connection is closed. Nothing was charged. */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
         };
         /** @description The body is not sent as `application/json`, or is compressed with a `Content-Encoding` other than `gzip`, `deflate` or `br`. Nothing was charged. */
         UnsupportedMediaType: {
@@ -431,13 +474,14 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The client IP has used up the requests of the current window. Nothing was charged. */
+        /** @description The client IP has used up the requests of the current window, or the account's failed calls have used up its failure budget (the call was refused before any upstream call). Nothing was charged. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -445,6 +489,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -458,6 +503,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -471,19 +517,22 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. */
+        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. Or the instance had too many requests in flight: the request was shed before any work (nothing was charged) and `Retry-After` says when to send it again. */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfterShed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
             };
             content: {
@@ -509,8 +558,12 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Whole seconds until the current window resets. */
         "X-RateLimit-Reset": number;
-        /** @description Whole seconds until the current window resets and requests are accepted again. */
+        /** @description Whole seconds until requests are accepted again: until the rate-limit window resets or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
         "Retry-After": number;
+        /** @description Present when the request was shed because the instance had too many requests in flight: whole seconds after which the same request can be sent again. */
+        RetryAfterShed: number;
+        /** @description The service's time for this request in milliseconds (W3C Server Timing): `total` until the response headers were sent, and `upstream`, the time spent calling the upstream model, when one was called. `total` minus `upstream` is the service's own overhead. */
+        "Server-Timing": string;
         /** @description `true` when this response is the stored first success of an earlier call with the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";
         /** @description The request's identifier, echoed from the request's `X-Request-Id` or generated. Quote it when reporting a problem. */
@@ -545,11 +598,13 @@ export interface operations {
             201: components["responses"]["SnapCreated"];
             400: components["responses"]["SnapBadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["SnapGenerationFailed"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -580,11 +635,13 @@ export interface operations {
             400: components["responses"]["CommsBadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["SnapNotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyMismatch"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["CommsGenerationFailed"];
             503: components["responses"]["ServiceUnavailable"];
         };

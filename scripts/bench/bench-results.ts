@@ -1,4 +1,5 @@
 /** Everything one bench run measured, and the figures derived from it. */
+import type { AdmissionResults } from './admission-run';
 import type { BenchSettings } from './bench-settings';
 import type { ColdStartRow } from './cold-start';
 import type { LoadResult } from './load-generator';
@@ -18,6 +19,8 @@ export interface BenchResults {
   /** The capacity run: 5,000 requests in flight at once on one process. */
   capacity: SlowUpstreamResult;
   coldStarts: ColdStartRow[];
+  /** The shed burst and the open-loop overhead (admission-run.ts). */
+  admission: AdmissionResults;
 }
 
 export function median(values: readonly number[]): number {

@@ -27,6 +27,11 @@ export interface BenchSettings {
   /** …after a warm-up burst of this many. */
   capacityWarmupRequests: number;
   coldStartRuns: number;
+  /** Requests sent at once with one key on a cold key cache (the shed burst)… */
+  shedBurstRequests: number;
+  /** …and the open-loop row: this many new requests a second, for this long. */
+  openLoopRate: number;
+  openLoopSeconds: number;
   /** Where the markdown report goes. */
   outFile: string;
   /** Keep the scratch folder (logs, load results, probe files). */
@@ -55,6 +60,9 @@ export function benchSettings(argv: readonly string[], root: string): BenchSetti
     capacityRequests: quick ? 400 : 5000,
     capacityWarmupRequests: quick ? 20 : 100,
     coldStartRuns: quick ? 1 : 3,
+    shedBurstRequests: quick ? 600 : 5000,
+    openLoopRate: quick ? 50 : 200,
+    openLoopSeconds: quick ? 3 : 60,
     // A generated report, ignored by git: the figures worth keeping go into docs/benchmarking.md with their date and commit.
     outFile: outFile ?? join(root, 'test-output/bench/results.md'),
     keepWorkDir: argv.includes('--keep'),

@@ -137,6 +137,62 @@ function capacitySection(results: BenchResults): string {
   );
 }
 
+function admissionSection(results: BenchResults): string {
+  const { shedBurst, openLoop } = results.admission;
+  const burst = shedBurst.result;
+  const other = (statusCodes: Record<string, number>) => withStatuses(Object.entries(statusCodes).filter(([code]) => code !== '201' && code !== '503').reduce((n, [, c]) => n + c, 0), statusCodes, (code) => code !== '201' && code !== '503');
+  const loop = openLoop.result;
+  return [
+    `## Admission: ${int(shedBurst.requests)} requests at once, one key, cold key cache`,
+    '',
+    `A fresh service process (WEB_CONCURRENCY=1, MAX_REQUESTS_IN_FLIGHT at its default, ${shedBurst.maxInFlight}), predictor behind the ${results.settings.upstreamDelayMs / 1000} s fake upstream, ` +
+      `one account created just before, then ${int(shedBurst.requests)} requests at once with its key, each on its own connection. ` +
+      '`api_keys` lookups: the table\'s sequential plus index scans in pg_stat_user_tables, before and after the burst.',
+    '',
+    table(
+      ['requests', '201', '503 (with Retry-After)', 'other responses', 'errors + timeouts', 'p99 ms to a 503', 'max ms to a 503', 'p50 ms to a 201', 'api_keys lookups for the key', 'server CPU cores'],
+      [
+        [
+          int(shedBurst.requests),
+          int(burst.statusCodes['201'] ?? 0),
+          `${int(burst.statusCodes['503'] ?? 0)} (${int(burst.shedWithRetryAfter)})`,
+          other(burst.statusCodes),
+          int(burst.errors),
+          ms(burst.shed.p99),
+          ms(burst.shed.max),
+          ms(burst.created.p50),
+          String(shedBurst.apiKeyQueries),
+          (burst.cores['server'] ?? NaN).toFixed(2),
+        ],
+      ],
+    ),
+    '',
+    `## Overhead: open-loop arrivals, ${openLoop.ratePerSecond} requests/s for ${openLoop.seconds} s, upstream ${results.settings.upstreamDelayMs / 1000} s`,
+    '',
+    'A fresh service process as above, 10 accounts; requests leave at a fixed rate whatever the answers (2 s of warm-up first). ' +
+      "Overhead: each 201's `Server-Timing` total minus upstream, the service's own time.",
+    '',
+    table(
+      ['sent', '201', '503', 'other responses', 'errors + timeouts', 'overhead p50 ms', 'overhead p99 ms', 'overhead max ms', 'latency p50 ms', 'latency p99 ms', 'server CPU ms per 201'],
+      [
+        [
+          int(loop.sent),
+          int(loop.statusCodes['201'] ?? 0),
+          int(loop.statusCodes['503'] ?? 0),
+          other(loop.statusCodes),
+          int(loop.errors),
+          ms(loop.overhead.p50),
+          ms(loop.overhead.p99),
+          ms(loop.overhead.max),
+          ms(loop.created.p50),
+          ms(loop.created.p99),
+          ms(((loop.cores['server'] ?? NaN) * loop.seconds * 1000) / (loop.statusCodes['201'] ?? NaN)),
+        ],
+      ],
+    ),
+  ].join('\n');
+}
+
 function coldStartSection(results: BenchResults): string {
   return [
     '## Cold start: process start to the first 201',
@@ -232,6 +288,8 @@ export function renderReport(results: BenchResults): string {
     slowUpstreamSection(results),
     '',
     capacitySection(results),
+    '',
+    admissionSection(results),
     '',
     coldStartSection(results),
     '',

@@ -2,7 +2,8 @@
  * `make bench`: one run on one machine of the bare Express baseline and the real service
  * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
  * the cold start;
- * prints the report and writes it to test-output/bench/results.md (or --out FILE).
+ * the admission rows (shed burst, open-loop overhead); prints the report and writes it to
+ * test-output/bench/results.md (or --out FILE).
  *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
  * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
  * them); the bench works in databases of its own there and drops them afterwards.
@@ -10,6 +11,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { measureAdmission } from './admission-run';
 import { snapshotApp } from './app-snapshot';
 import { benchSettings } from './bench-settings';
 import type { BenchResults } from './bench-results';
@@ -59,7 +61,8 @@ async function main(): Promise<void> {
       requests: settings.capacityRequests,
       warmupRequests: settings.capacityWarmupRequests,
     });
-    results = { machine, postgres, settings, throughput, slowUpstream, capacity, coldStarts };
+    const admission = await measureAdmission(paths, settings, backing, log);
+    results = { machine, postgres, settings, throughput, slowUpstream, capacity, coldStarts, admission };
   } finally {
     await stopAllChildren();
     await database.drop();

@@ -72,6 +72,8 @@ export async function measureSlowUpstream(
         OPENAI_API_KEY: 'sk-bench-not-a-real-key',
         OPENAI_BASE_URL: baseURL.baseURL,
         OPENAI_TIMEOUT_SECONDS: '30',
+        // These runs measure every request served at once (CPU per 201, memory per request in flight), not shedding: the admission rows do that.
+        MAX_REQUESTS_IN_FLIGHT: String(run.requests + run.warmupRequests),
         BENCH_LOOP_DELAY_DIR: probeDir,
       },
     });
@@ -151,7 +153,7 @@ async function burstSnapshot(probeDir: string): Promise<LoopDelaySnapshot> {
 }
 
 /** Waits for the JSON line holding `key` that a child prints to its log. */
-async function announced<T>(child: Child, key: string, timeoutMs = 20_000): Promise<T> {
+export async function announced<T>(child: Child, key: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.includes(`"${key}"`));

@@ -46,6 +46,19 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     measured: `${(capacity.peakBytes / MB).toFixed(0)} MB`,
     met: capacity.peakBytes <= 400 * MB,
   });
+  const { shedBurst, openLoop } = results.admission;
+  const shed = shedBurst.result;
+  const answered = (shed.statusCodes['201'] ?? 0) + shed.shedWithRetryAfter;
+  checks.push(
+    {
+      target: `shed burst: each of ${shedBurst.requests} requests 201 or 503 with Retry-After, no 500`,
+      measured: `${answered} of ${shedBurst.requests}; ${shed.statusCodes['500'] ?? 0} × 500, ${shed.errors} errors`,
+      met: answered === shedBurst.requests && shed.errors === 0,
+    },
+    { target: 'shed burst: api_keys lookups for its one key ≤ 1', measured: String(shedBurst.apiKeyQueries), met: shedBurst.apiKeyQueries <= 1 },
+    { target: 'open loop: overhead p50 ≤ 5 ms', measured: `${openLoop.result.overhead.p50.toFixed(2)} ms`, met: openLoop.result.overhead.p50 <= 5 },
+    { target: 'open loop: overhead p99 ≤ 50 ms', measured: `${openLoop.result.overhead.p99.toFixed(2)} ms`, met: openLoop.result.overhead.p99 <= 50 },
+  );
   for (const row of results.coldStarts) {
     const ms = median(row.runsMs);
     const maxMs = COLD_START_MS.find((bound) => row.name.startsWith(bound.prefix))?.maxMs ?? 2000;

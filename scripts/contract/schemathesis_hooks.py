@@ -1,14 +1,8 @@
 """Schemathesis hooks for `make contract` (loaded by schemathesis.toml).
 
-Two hooks: a link's request body written as JSON text is read as the JSON it holds, and a
-valid `Idempotency-Key` is made specific to the request it comes with.
-
-The link from a created snap to `POST /api/v1/snap/comms` writes its request body as JSON
-text with an embedded runtime expression, `'{"snapId": {$response.body#/data/snapId}}'`,
-because openapi-generator (7.x) refuses a link whose `requestBody` is an object. Before the
-spec is loaded, each such text becomes the object it spells, with each embedded
-`{$expression}` as the expression: `{"snapId": "$response.body#/data/snapId"}`, the form
-Schemathesis evaluates. Without a link body, Schemathesis infers no link here.
+One hook: a valid `Idempotency-Key` is made specific to the request it comes with. (The
+link from a created snap to `POST /api/v1/snap/comms` needs no hook: its request body is
+an object of runtime expressions, which Schemathesis follows as written.)
 
 Schemathesis fills the optional `Idempotency-Key` header from the spec's example, or with
 short generated values, and so sends the same key with many different bodies. The service
@@ -38,23 +32,8 @@ import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 
 HEADER = "Idempotency-Key"
-EMBEDDED_EXPRESSION = re.compile(r"\{(\$[^{}]+)\}")
 # openapi.yaml: components.parameters.IdempotencyKey
 VALID_KEY = re.compile(r"^[\x21-\x7E]{1,255}$")
-
-
-@schemathesis.hook
-def before_load_schema(context: schemathesis.HookContext, raw_schema: dict[str, Any]) -> None:
-    responses = [*raw_schema.get("components", {}).get("responses", {}).values()]
-    for path_item in raw_schema.get("paths", {}).values():
-        for operation in path_item.values():
-            if isinstance(operation, dict):
-                responses.extend(operation.get("responses", {}).values())
-    for response in responses:
-        for link in response.get("links", {}).values():
-            body = link.get("requestBody")
-            if isinstance(body, str) and body.lstrip().startswith("{"):
-                link["requestBody"] = json.loads(EMBEDDED_EXPRESSION.sub(lambda m: json.dumps(m.group(1)), body))
 
 
 @schemathesis.hook

@@ -35,7 +35,7 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const services = await createServices(config, logger, { migrate: options.migrate });
-  const api = await listen(createApiApp(config, services, logger), config.port, config.host);
+  const api = await listen(createApiApp(config, services, logger), config.port, config.host, config.requestTimeoutSeconds);
   const probes = readinessProbes(services);
   const ops = {
     readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),
@@ -43,7 +43,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     logger,
   };
   const admin = config.adminToken
-    ? await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost)
+    ? await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost, config.requestTimeoutSeconds)
     : undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -67,8 +67,17 @@ export async function startServer(config: Config, logger: Logger, options: Serve
  */
 const LISTEN_BACKLOG = 4096;
 
-async function listen(app: Express, port: number, host: string): Promise<Server> {
-  const server = createServer(expressListenerClasses(app), app);
+/**
+ * Node's HTTP server answers a request that has not fully arrived within
+ * `requestTimeoutSeconds` (headers within the same bound) with a bare `408` and closes the
+ * connection (the spec documents it). It checks every connection on an interval, a tenth
+ * of the timeout here (Node's default interval, 30 s, would double a 30 s timeout). A
+ * request that has arrived is not cut: a paid call runs as long as its upstream bound.
+ */
+async function listen(app: Express, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
+  const requestTimeout = requestTimeoutSeconds * 1000;
+  const options = { ...expressListenerClasses(app), requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
+  const server = createServer(options, app);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });
   await once(server, 'listening');
   return server;

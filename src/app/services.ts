@@ -4,30 +4,33 @@
  */
 import type { Knex } from 'knex';
 import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
-import type { Config, UpstreamEndpoint } from '../config/config';
+import type { Config, OpenAiConfig, UpstreamEndpoint } from '../config/config';
 import { KnexAccountRepository } from '../data/account-repository';
 import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
 import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
-import type { CommsRepository, CreditsRepository, SnapRepository } from '../domain/ports';
+import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
 import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
 import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
+import { countFailureBudget } from '../metrics/counted-failure-budget';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
 import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
-import { createMetrics, type Metrics } from '../metrics/registry';
+import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
 import { CircuitBreaker } from '../upstream/circuit-breaker';
 import { withFallback } from '../upstream/fallback-predictor';
+import type { UpstreamAgent } from '../upstream/openai/upstream-agent';
 import type { Predictor, UpstreamName, UsageRepository } from '../domain/ports';
 import { KnexUsageRepository } from '../data/usage-repository';
 
@@ -43,6 +46,7 @@ export interface Services {
   predictor: Predictor;
   /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
   upstreamHealth: UpstreamHealth | undefined;
+  failureBudget: FailureBudget;
   rateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
@@ -71,8 +75,15 @@ export async function createServices(config: Config, logger: Logger, options: Se
     throw err;
   }
   const rateLimit = await rateLimitStarting;
+  const failureBudget = await createFailureBudget({
+    ...config.failureBudget,
+    redisUrl: config.redisUrl,
+    prefix: config.rateLimitRedisPrefix,
+    logger,
+  });
   const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
-  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive() });
+  const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
+  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
   callers.start();
@@ -98,15 +109,41 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
     usage: reportingOutages(new KnexUsageRepository(db)),
-    predictor: instrumentPredictor(await createPredictor(config, metrics), metrics, upstreamHealth),
+    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
     upstreamHealth,
+    failureBudget: countFailureBudget(failureBudget, metrics),
     rateLimit,
     metrics,
     close: async () => {
       await sweeper.stop();
       await callers.stop();
       await rateLimit.close();
+      await upstream?.close();
+      await failureBudget.close();
       await db.destroy();
+    },
+  };
+}
+
+/** The connections to each upstream (one undici Agent each), loaded only when an upstream is configured. */
+interface UpstreamAgents {
+  agents: Record<UpstreamName, UpstreamAgent | undefined>;
+  counts(): UpstreamSocketCounts[];
+  close(): Promise<void>;
+}
+
+async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAgents> {
+  const { UpstreamAgent } = await import('../upstream/openai/upstream-agent');
+  const agents: Record<UpstreamName, UpstreamAgent | undefined> = {
+    primary: new UpstreamAgent({ maxSockets: settings.maxSockets }),
+    fallback: settings.fallback ? new UpstreamAgent({ maxSockets: settings.maxSockets }) : undefined,
+  };
+  const named = (Object.entries(agents) as Array<[UpstreamName, UpstreamAgent | undefined]>).flatMap(([name, agent]) => (agent ? [[name, agent] as const] : []));
+  return {
+    agents,
+    counts: () => named.map(([name, agent]) => ({ upstream: name, ...agent.counts() })),
+    close: async () => {
+      await Promise.all(named.map(([, agent]) => agent.close()));
     },
   };
 }
@@ -118,8 +155,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
  * breaker skips the primary). The OpenAI client is loaded only when it is configured:
  * the embedded default starts without it.
  */
-async function createPredictor(config: Config, metrics: Metrics): Promise<Predictor> {
-  if (!config.openai) return new EmbeddedPredictor();
+async function createPredictor(config: Config, metrics: Metrics, upstreams: UpstreamAgents | undefined): Promise<Predictor> {
+  if (!config.openai || !upstreams) return new EmbeddedPredictor();
   const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
   const settings = config.openai;
   const totalMs = Math.round(settings.timeoutSeconds * 1000);
@@ -134,6 +171,8 @@ async function createPredictor(config: Config, metrics: Metrics): Promise<Predic
       timeoutMs,
       attemptTimeoutMs: Math.min(timeoutMs, Math.max(1, Math.round(settings.attemptTimeoutSeconds * 1000))),
       maxRetries: settings.maxRetries,
+      hasFallback: name === 'primary' && settings.fallback !== undefined,
+      agent: upstreams.agents[name],
       maxOutputTokens: settings.maxOutputTokens,
       maxTokensParameter: settings.maxTokensParameter,
       temperature: settings.temperature,
@@ -141,6 +180,7 @@ async function createPredictor(config: Config, metrics: Metrics): Promise<Predic
       reasoningEffort: settings.reasoningEffort,
       schemaLengthBounds: settings.schemaLengthBounds,
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
+      onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });
   if (!settings.fallback) return upstream(settings.primary, 'primary', totalMs);
   return withFallback({

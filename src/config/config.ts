@@ -3,7 +3,9 @@
  * A bad value stops startup with a message that names the variable.
  * Every variable is documented in the README's "Configuration" table.
  */
+import { readMaxRequestsInFlight } from './admission';
 import { longestCallSeconds } from './call-budget';
+import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
 import { ConfigError } from './config-error';
 import { EnvReader, type Env } from './env-reader';
@@ -11,6 +13,7 @@ import { EnvReader, type Env } from './env-reader';
 export { ConfigError } from './config-error';
 export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
 export type { Env } from './env-reader';
+export type { FailureBudgetConfig } from './failure-budget';
 
 export interface Config {
   nodeEnv: string;
@@ -38,10 +41,19 @@ export interface Config {
   /** Validate responses against the spec (on outside production). */
   validateResponses: boolean;
   shutdownTimeoutSeconds: number;
+  /**
+   * How long a client may take to send a whole request (headers and body) before Node's
+   * HTTP server answers it `408` itself; what a 32 KiB body needs on a slow link.
+   */
+  requestTimeoutSeconds: number;
   /** Create a demo account with a printed key on first start (`make run`). */
   demoAccount: boolean;
   /** Worker processes (node:cluster) behind one port; above 1 needs PostgreSQL and Redis. */
   webConcurrency: number;
+  /** Requests one process works on at once; past it, 503 with Retry-After before any database work. */
+  maxRequestsInFlight: number;
+  /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
+  failureBudget: FailureBudgetConfig;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -68,9 +80,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
     shutdownTimeoutSeconds: 0, // set below: its default and its minimum follow the upstream bound
+    // 32 KiB of body and 16 KiB of headers take 27 s at 14.4 kbit/s; Node's default is 300 s.
+    requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 30, { min: 1, max: 300 }),
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
     webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
+    maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
+    failureBudget: readFailureBudget(read),
   };
+  config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
   config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);
   assertClusterable(config);
   return Object.freeze(config);

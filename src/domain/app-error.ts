@@ -16,21 +16,26 @@ export type ErrorKind =
   | 'rate_limited'
   | 'generation_failed'
   | 'internal'
-  | 'unavailable';
+  | 'unavailable'
+  | 'overloaded';
 
 export interface AppErrorOptions {
   kind: ErrorKind;
   message: string;
   cause?: unknown;
+  /** Whole seconds after which a retry may succeed: sent as `Retry-After`. */
+  retryAfterSeconds?: number;
 }
 
 export class AppError extends Error {
   readonly kind: ErrorKind;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor({ kind, message, cause }: AppErrorOptions) {
+  constructor({ kind, message, cause, retryAfterSeconds }: AppErrorOptions) {
     super(message, { cause });
     this.name = 'AppError';
     this.kind = kind;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

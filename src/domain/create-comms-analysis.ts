@@ -8,6 +8,7 @@ import { AppError } from './app-error';
 import type { RequestContext } from './create-snap';
 import { assertClientWaiting } from './client-gone';
 import { chargedId, withCreditHeld } from './credits';
+import { assertWithinFailureBudget, countingFailures } from './failure-budget';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type {
@@ -18,6 +19,7 @@ import type {
   CommsRepository,
   CommsRequest,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   Predicted,
   Predictor,
@@ -34,6 +36,7 @@ export interface CreateCommsDeps {
   comms: CommsRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   usage: UsageRepository;
 }
 
@@ -44,13 +47,14 @@ export interface CommsInput {
   draft?: string;
 }
 
-export interface CommsResult {
+export type CommsResult = {
   commsId: number;
   snapId: number;
   commsResponse: CommsAnalysis;
-}
+};
 
-export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+  await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createCommsAnalysis');
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createCommsAnalysis', input };
   return idempotently(
     deps.idempotency,
@@ -78,10 +82,13 @@ async function createCommsOnce(
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
   return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
     recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
-      const { result, provenance } = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+      const { result, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
+        const analysed = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+        assertClientWaiting(context, MESSAGES.commsGenerationFailed);
+        return analysed;
+      });
       // The analysis is of the stored snap's profile, whatever profile the model named (contract: CommsResponse).
       const analysis: CommsAnalysis = { ...result, profile: snap.prediction.profile, primary_code: snap.prediction.primary_code };
-      assertClientWaiting(context, MESSAGES.commsGenerationFailed);
       const { snapId, channel, goal, draft } = input;
       const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
       return { commsId: chargedId(stored), snapId, commsResponse: analysis };
@@ -101,9 +108,9 @@ function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   };
 }
 
-async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, onSpend }: RequestContext & PredictContext): Promise<Predicted<CommsAnalysis>> {
+async function analyse(predictor: Predictor, request: CommsRequest, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<CommsAnalysis>> {
   try {
-    return await predictor.analyseComms(request, { requestId, signal, onSpend });
+    return await predictor.analyseComms(request, { requestId, signal, timing, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause });
   }

@@ -1,12 +1,14 @@
 /**
- * Create a snap (contract §4.1): hold a credit, predict, hold the answer to the taxonomy
- * (taxonomy.ts), refuse a Visionary secondary profile, then store the snap and turn the hold into the charge in one statement. A
+ * Create a snap (contract §4.1): refuse an account past its failure budget, hold a
+ * credit, predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary
+ * secondary profile (a failure of the call, counted against the budget), then store the snap and turn the hold into the charge in one statement. A
  * failure at any step stores nothing, charges nothing and gives the held credit back.
  * With an Idempotency-Key, it runs once per key.
  */
 import { AppError } from './app-error';
 import { chargedId, withCreditHeld } from './credits';
 import { assertClientWaiting } from './client-gone';
+import { assertWithinFailureBudget, countingFailures } from './failure-budget';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type {
@@ -14,6 +16,7 @@ import type {
   ClaimedKey,
   CreditHold,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   PredictContext,
   Predicted,
@@ -21,6 +24,7 @@ import type {
   SnapPrediction,
   SnapRepository,
   SnapSubject,
+  UpstreamTime,
   UsageRepository,
 } from './ports';
 import { recordingFailedSpend } from './failed-spend';
@@ -32,6 +36,7 @@ export interface CreateSnapDeps {
   snaps: SnapRepository;
   idempotency: IdempotencyRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   usage: UsageRepository;
 }
 
@@ -40,18 +45,21 @@ export interface RequestContext {
   idempotencyKey?: string;
   /** Aborts when the client is gone: its upstream call is cancelled and nothing is charged. */
   signal?: AbortSignal;
+  /** Where the predictor's time is summed (Server-Timing). */
+  timing?: UpstreamTime;
 }
 
-export interface SnapResult {
+export type SnapResult = {
   snapId: number;
   snapResponse: Omit<SnapPrediction, 'secondary_profile' | 'secondary_code'> & {
     name: string;
     secondary_profile: SecondaryProfileName | null;
     secondary_code: SecondaryProfileCode | null;
   };
-}
+};
 
-export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createSnap');
   const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createSnap', input: subject };
   return idempotently(
     deps.idempotency,
@@ -71,10 +79,13 @@ async function createSnapOnce(
   context: RequestContext & Pick<PredictContext, 'onSpend'>,
   claim: ClaimedKey | undefined,
 ): Promise<SnapResult> {
-  const { result, provenance } = await predict(deps.predictor, subject, context);
-  const { prediction } = heldToTaxonomy(result);
-  const snapResponse = responseOf(subject, prediction);
-  assertClientWaiting(context, MESSAGES.snapGenerationFailed);
+  const { snapResponse, prediction, provenance } = await countingFailures(deps.failureBudget, hold.accountId, 'createSnap', async () => {
+    const { result, provenance } = await predict(deps.predictor, subject, context);
+    const { prediction } = heldToTaxonomy(result);
+    const response = responseOf(subject, prediction);
+    assertClientWaiting(context, MESSAGES.snapGenerationFailed);
+    return { snapResponse: response, prediction, provenance };
+  });
   const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });
   return { snapId: chargedId(stored), snapResponse };
 }
@@ -95,9 +106,9 @@ async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: n
   return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
 }
 
-async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
+async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
   try {
-    return await predictor.predictSnap(subject, { requestId, signal, onSpend });
+    return await predictor.predictSnap(subject, { requestId, signal, timing, onSpend });
   } catch (cause) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.snapGenerationFailed, cause });
   }

@@ -13,6 +13,7 @@ export const MESSAGES = {
   tooManyRequests: 'ThrottlerException: Too Many Requests', // contract §7
   snapNotFound: 'Snap not found',
   invalidJson: 'Request body is not valid JSON',
+  invalidUtf8: 'Request body is not valid UTF-8',
   unsupportedMediaType: 'Content-Type must be application/json',
   unsupportedContentEncoding: 'Content-Encoding must be gzip, deflate, br or identity',
   notDecompressible: 'Request body could not be decompressed with its Content-Encoding',

@@ -3,6 +3,11 @@
  * interfaces. `src/data/` implements the repositories with knex; `src/upstream/`
  * implements the Predictor (an OpenAI-compatible server, with a fallback or not, or the
  * deterministic offline predictor). The domain never sees knex or the OpenAI client.
+ *
+ * What becomes a response body (SnapPrediction, CommsAnalysis, DraftAnalysis, DraftIssue,
+ * and the results of create-snap.ts and create-comms-analysis.ts) is a type alias, not an
+ * interface: the spec's response objects are open to additive change, so their generated
+ * types carry an index signature, and only a type alias is assignable to one.
  */
 import type { Confidence, ProfileCode, ProfileName } from './profiles';
 
@@ -24,7 +29,7 @@ export interface SnapSubject {
  * A prediction as the predictor read it. `secondary_profile` may be Visionary here:
  * the domain refuses it, so the rule lives in one place.
  */
-export interface SnapPrediction {
+export type SnapPrediction = {
   profile: ProfileName | null;
   primary_code: ProfileCode | null;
   secondary_profile: ProfileName | null;
@@ -33,7 +38,7 @@ export interface SnapPrediction {
   reasoning: string | null;
   summary: string | null;
   secondary_profile_summary: string | null;
-}
+};
 
 export const COMMS_CHANNELS = ['email', 'chat', 'call', 'meeting'] as const;
 export type CommsChannel = (typeof COMMS_CHANNELS)[number];
@@ -49,18 +54,18 @@ export interface CommsRequest {
   draft?: string;
 }
 
-export interface DraftIssue {
+export type DraftIssue = {
   excerpt: string;
   suggestion: string;
-}
+};
 
-export interface DraftAnalysis {
+export type DraftAnalysis = {
   fit_score: number | null;
   issues: DraftIssue[];
   rewrite: string | null;
-}
+};
 
-export interface CommsAnalysis {
+export type CommsAnalysis = {
   profile: ProfileName | null;
   primary_code: ProfileCode | null;
   summary: string | null;
@@ -70,7 +75,7 @@ export interface CommsAnalysis {
   phrases_to_avoid: string[];
   /** `null` when the request had no draft. */
   draft_analysis: DraftAnalysis | null;
-}
+};
 
 /** Which upstream of an OpenAI-compatible predictor answered: the primary or the fallback. */
 export type UpstreamName = 'primary' | 'fallback';
@@ -97,6 +102,15 @@ export interface Predicted<T> {
 }
 
 /**
+ * The time a request spent in its predictor's calls, summed by whoever times them
+ * (src/metrics/instrumented-predictor.ts); undefined until a call ended. The HTTP layer
+ * reports it in `Server-Timing` and subtracts it to get the service's own overhead.
+ */
+export interface UpstreamTime {
+  upstreamMs: number | undefined;
+}
+
+/**
  * What one upstream call spent, told when it ends, whether it succeeded or failed (the
  * operator pays for both). A token count is null when the call ended without a usage
  * report: aborted, connection lost, an HTTP error, or a server that sends no `usage`.
@@ -113,6 +127,7 @@ export interface UpstreamSpend {
 export interface PredictContext {
   requestId: string;
   signal?: AbortSignal;
+  timing?: UpstreamTime;
   /** Told of every upstream call this prediction made (the fallback's too); the embedded predictor makes none. */
   onSpend?: (spend: UpstreamSpend) => void;
 }
@@ -173,6 +188,18 @@ export type ChargeOutcome = { status: 'stored'; id: number } | { status: 'no_cre
 export interface CallerRepository {
   /** The caller of an active key with this SHA-256 hash, or null. */
   findByKeyHash(keyHash: string): Promise<Caller | null>;
+}
+
+/**
+ * Per account, the failed predictor calls of a sliding window (README, "Threat model").
+ * Neither method throws: where the shared count cannot be reached, this process's own
+ * count answers.
+ */
+export interface FailureBudget {
+  /** Undefined while the account may call its predictor; otherwise whole seconds until it may again. */
+  refusal(accountId: number, operation: string): Promise<{ retryAfterSeconds: number } | undefined>;
+  /** Counts one failed predictor call of the account. */
+  countFailure(accountId: number, operation: string): Promise<void>;
 }
 
 export interface CreditsRepository {

@@ -9,6 +9,7 @@ import type {
   CallerRepository,
   CommsRepository,
   CreditsRepository,
+  FailureBudget,
   IdempotencyRepository,
   Predictor,
   SnapRepository,
@@ -24,6 +25,7 @@ export interface ApiDependencies {
   idempotency: IdempotencyRepository;
   usage: UsageRepository;
   predictor: Predictor;
+  failureBudget: FailureBudget;
   rateLimit: { store: Store };
   metrics: Metrics;
 }

@@ -28,12 +28,16 @@ const STATUS_OF: Record<ErrorKind, number> = {
   generation_failed: 500,
   internal: 500,
   unavailable: 503,
+  overloaded: 503,
 };
+
+/** Answers the service gives on purpose, under load: not server errors worth a log line each. */
+const EXPECTED: ReadonlySet<ErrorKind> = new Set(['overloaded']);
 
 export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
   const error = toAppError(err, req);
   const status = STATUS_OF[error.kind];
-  if (status >= 500) logServerError(req, error);
+  if (status >= 500 && !EXPECTED.has(error.kind)) logServerError(req, error);
   if (res.headersSent) {
     res.end();
     return;
@@ -42,6 +46,7 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
     const allow = (err.headers as { Allow?: string }).Allow;
     if (allow) res.setHeader('Allow', allow);
   }
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   const body = error.kind === 'unauthenticated' ? bareErrorBody(status, error.message) : failureEnvelope(status, error.message);
   res.status(status).json(body);
 };

@@ -1,7 +1,10 @@
 /**
  * Step 4 of the request path: a request with a body must send it as JSON
- * (otherwise 415), of at most 32 KiB (otherwise 413), and valid (otherwise 400).
+ * (otherwise 415), of at most 32 KiB (otherwise 413), and valid (otherwise 400): UTF-8
+ * (body-parser would decode invalid bytes to U+FFFD and store an altered text), nested
+ * at most 16 deep, and with no unpaired surrogate escape.
  */
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
@@ -30,7 +33,10 @@ export function jsonBody(): RequestHandler[] {
       limit: JSON_BODY_LIMIT_BYTES,
       strict: true,
       type: 'application/json',
-      verify: (_req, _res, raw) => assertJsonDepth(raw, JSON_MAX_DEPTH),
+      verify: (_req, _res, raw) => {
+        if (!isUtf8(raw)) throw new AppError({ kind: 'invalid_request', message: MESSAGES.invalidUtf8 });
+        assertJsonDepth(raw, JSON_MAX_DEPTH);
+      },
       reviver: wellFormed,
     }),
   ];

@@ -1,5 +1,6 @@
 /**
- * A Predictor that times every call, counts failures, counts the tokens of every upstream
+ * A Predictor that times every call (and adds its time to the request's
+ * `context.timing`, for Server-Timing), counts failures, counts the tokens of every upstream
  * call it hears of (success and failure, and the calls that ended without a usage report),
  * counts schema mismatches and the taxonomy rules a snap's answer needed (domain/taxonomy.ts), around any other Predictor (OpenAI-compatible, with a
  * fallback or not, or embedded). It changes nothing it passes on.
@@ -14,15 +15,20 @@ type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'ups
 
 /** `health`, when given, hears of every upstream call's end (for /readyz). */
 export function instrumentPredictor(predictor: Predictor, metrics: Counted, health?: UpstreamHealth): Predictor {
-  async function timed<T>(operation: Operation, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
-    const end = metrics.upstreamRequestDuration.startTimer({ operation });
+  async function timed<T>(operation: Operation, context: PredictContext, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
+    const startedAt = performance.now();
+    const end = (outcome: 'success' | 'error'): void => {
+      const ms = performance.now() - startedAt;
+      metrics.upstreamRequestDuration.observe({ operation, outcome }, ms / 1000);
+      if (context.timing) context.timing.upstreamMs = (context.timing.upstreamMs ?? 0) + ms;
+    };
     try {
       const result = await call();
-      end({ outcome: 'success' });
+      end('success');
       if (result.provenance.matchedSchema === false) countMismatch(metrics, operation, result.provenance);
       return result;
     } catch (err) {
-      end({ outcome: 'error' });
+      end('error');
       metrics.upstreamErrors.inc({ operation });
       throw err;
     }
@@ -37,11 +43,11 @@ export function instrumentPredictor(predictor: Predictor, metrics: Counted, heal
   });
   return {
     predictSnap: async (subject, context) => {
-      const predicted = await timed('predictSnap', () => predictor.predictSnap(subject, counting(context)));
+      const predicted = await timed('predictSnap', context, () => predictor.predictSnap(subject, counting(context)));
       for (const rule of heldToTaxonomy(predicted.result).repairs) metrics.predictionsRepaired.inc({ rule });
       return predicted;
     },
-    analyseComms: (request, context) => timed('analyseComms', () => predictor.analyseComms(request, counting(context))),
+    analyseComms: (request, context) => timed('analyseComms', context, () => predictor.analyseComms(request, counting(context))),
   };
 }
 

@@ -8,10 +8,18 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** Request latencies: from a cached 401 to a slow upstream call (30 s by default). */
 const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+/** The service's own time per request: from half a millisecond (the target's p50 is 5 ms, its p99 50 ms) up. */
+const OVERHEAD_BUCKETS_SECONDS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
 export interface Metrics {
   registry: Registry;
   httpRequests: Counter<'operation' | 'status'>;
   httpRequestDuration: Histogram<'operation'>;
+  httpRequestOverhead: Histogram<'operation'>;
+  requestsInFlight: Gauge;
+  requestsShed: Counter;
+  failureBudgetRefusals: Counter<'operation'>;
+  failuresCounted: Counter<'operation'>;
   upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
   upstreamErrors: Counter<'operation'>;
   upstreamCalls: Counter<'operation' | 'upstream'>;
@@ -19,6 +27,7 @@ export interface Metrics {
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
   predictionsRepaired: Counter<'rule'>;
+  upstreamQueueDuration: Histogram<'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
   rateLimitedRequests: Counter;
@@ -31,8 +40,18 @@ export interface PoolCounts {
   pending: number;
 }
 
+/** One upstream's sockets and calls (its transport's counts). */
+export interface UpstreamSocketCounts {
+  upstream: string;
+  connected: number;
+  running: number;
+  queued: number;
+}
+
 /** What the gauges read when scraped, given by the composition root. */
 export interface MetricSources {
+  /** Each upstream's sockets; none with the embedded predictor. */
+  upstreamSockets?(): UpstreamSocketCounts[];
   /** The pool's connections; undefined where there is no pool (PGlite). */
   poolCounts(): PoolCounts | undefined;
   /** Credits held by calls in flight, counted in the database. */
@@ -65,6 +84,17 @@ export function createMetrics(sources: MetricSources): Metrics {
       if (held !== undefined) this.set(held);
     },
   });
+  new Gauge({
+    name: 'upstream_sockets',
+    help: 'Per upstream: open sockets (connected), calls sent and not yet answered (running), calls waiting for a socket (queued, bounded by OPENAI_MAX_SOCKETS).',
+    labelNames: ['upstream', 'state'] as const,
+    registers: [registry],
+    collect() {
+      for (const counts of sources.upstreamSockets?.() ?? []) {
+        for (const state of ['connected', 'running', 'queued'] as const) this.set({ upstream: counts.upstream, state }, counts[state]);
+      }
+    },
+  });
   return {
     registry,
     httpRequests: new Counter({
@@ -78,6 +108,35 @@ export function createMetrics(sources: MetricSources): Metrics {
       help: 'Public API response time by operationId, from the first byte of the request to the last byte of the response.',
       labelNames: ['operation'] as const,
       buckets: LATENCY_BUCKETS_SECONDS,
+      registers: [registry],
+    }),
+    httpRequestOverhead: new Histogram({
+      name: 'http_request_overhead_seconds',
+      help: "Public API responses by operationId: the service's own time per request, its total time minus the time its predictor calls took.",
+      labelNames: ['operation'] as const,
+      buckets: OVERHEAD_BUCKETS_SECONDS,
+      registers: [registry],
+    }),
+    requestsInFlight: new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'Public API requests admitted and not yet answered (bounded by MAX_REQUESTS_IN_FLIGHT per process).',
+      registers: [registry],
+    }),
+    requestsShed: new Counter({
+      name: 'http_requests_shed_total',
+      help: 'Public API requests answered 503 at once because MAX_REQUESTS_IN_FLIGHT requests were already in flight.',
+      registers: [registry],
+    }),
+    failureBudgetRefusals: new Counter({
+      name: 'failure_budget_refusals_total',
+      help: "Calls refused with 429 before any upstream call because their account's failed calls used up the failure budget of the window.",
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    failuresCounted: new Counter({
+      name: 'failure_budget_failures_total',
+      help: "Failed predictor calls counted against their account's failure budget.",
+      labelNames: ['operation'] as const,
       registers: [registry],
     }),
     upstreamRequestDuration: new Histogram({
@@ -121,6 +180,13 @@ export function createMetrics(sources: MetricSources): Metrics {
       name: 'predictions_repaired_total',
       help: 'Snap answers held to the taxonomy before they were stored, by rule (name-decides-code, secondary-equals-primary; openapi.yaml SnapResponse).',
       labelNames: ['rule'] as const,
+      registers: [registry],
+    }),
+    upstreamQueueDuration: new Histogram({
+      name: 'upstream_queue_seconds',
+      help: 'Per upstream HTTP attempt: how long it waited for a socket (OPENAI_MAX_SOCKETS) before it was sent; not part of its attempt bound.',
+      labelNames: ['upstream'] as const,
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
     creditsCharged: new Counter({

@@ -11,6 +11,7 @@ export class CallDeadline {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
+  private readonly startedAt = Date.now();
   private timedOut = false;
 
   constructor(
@@ -34,6 +35,11 @@ export class CallDeadline {
   /** Whether the caller aborted before the deadline passed. */
   get callerAborted(): boolean {
     return !this.timedOut && this.caller?.aborted === true;
+  }
+
+  /** The time left before the deadline passes (0 once it has). */
+  remainingMs(): number {
+    return Math.max(0, this.timeoutMs - (Date.now() - this.startedAt));
   }
 
   end(): void {

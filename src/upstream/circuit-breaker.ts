@@ -1,7 +1,9 @@
 /**
- * Skips an upstream that keeps failing: after `failures` failures in a row it is open
- * (calls skip the upstream) for `cooldownMs`; after that the next calls try it again,
- * and a success closes it while one more failure opens it for another cool-down.
+ * Skips an upstream that keeps failing. Closed: every call tries it. After `failures`
+ * failures in a row it opens: calls skip it for `cooldownMs`. Then it is half-open:
+ * exactly one call, the trial, tries it while the others still skip it; the trial's
+ * success closes the breaker, its failure opens it for another cool-down, and a trial
+ * that ended neither way (the caller gave up) lets the next call be the trial.
  */
 export interface CircuitBreakerOptions {
   failures: number;
@@ -9,27 +11,48 @@ export interface CircuitBreakerOptions {
   now?: () => number;
 }
 
+export type BreakerState = 'closed' | 'open' | 'half-open';
+/** What a call may do: go (closed), go as the one trial (half-open), or skip the upstream. */
+export type Entry = 'pass' | 'trial' | 'skip';
+
 export class CircuitBreaker {
   private consecutiveFailures = 0;
   private openUntil = 0;
+  private trialInFlight = false;
   private readonly now: () => number;
 
   constructor(private readonly options: CircuitBreakerOptions) {
     this.now = options.now ?? Date.now;
   }
 
-  /** Whether a call may go to the upstream now. */
-  allows(): boolean {
-    return this.now() >= this.openUntil;
+  get state(): BreakerState {
+    if (this.consecutiveFailures < this.options.failures) return 'closed';
+    return this.now() < this.openUntil ? 'open' : 'half-open';
+  }
+
+  /** Whether this call may go to the upstream; the first call after the cool-down is the trial. */
+  enter(): Entry {
+    const state = this.state;
+    if (state === 'closed') return 'pass';
+    if (state === 'open' || this.trialInFlight) return 'skip';
+    this.trialInFlight = true;
+    return 'trial';
   }
 
   succeeded(): void {
     this.consecutiveFailures = 0;
     this.openUntil = 0;
+    this.trialInFlight = false;
   }
 
   failed(): void {
     this.consecutiveFailures += 1;
     if (this.consecutiveFailures >= this.options.failures) this.openUntil = this.now() + this.options.cooldownMs;
+    this.trialInFlight = false;
+  }
+
+  /** The trial ended without telling whether the upstream works (its caller gave up). */
+  trialAbandoned(): void {
+    this.trialInFlight = false;
   }
 }

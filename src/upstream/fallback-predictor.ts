@@ -4,7 +4,9 @@
  * goes to the fallback. Both run under one deadline, `timeoutMs`, the whole call's
  * bound: the primary is built with a share of it (services.ts), the fallback gets what
  * is left. A circuit breaker skips a primary that keeps failing, so an outage does not
- * cost each request the primary's timeout. A call the caller aborted is not retried.
+ * cost each request the primary's timeout; once its cool-down has passed, one trial call
+ * tries the primary again while the others keep going to the fallback. A call the
+ * caller aborted, or whose whole time ran out, is not passed to the fallback.
  */
 import { CallDeadline } from './call-deadline';
 import type { CircuitBreaker } from './circuit-breaker';
@@ -22,13 +24,17 @@ export function withFallback(options: FallbackOptions): Predictor {
     const deadline = new CallDeadline(options.timeoutMs, context.signal);
     const bounded: PredictContext = { ...context, signal: deadline.signal };
     try {
-      if (options.breaker.allows()) {
+      const entry = options.breaker.enter();
+      if (entry !== 'skip') {
         try {
           const result = await run(options.primary, bounded);
           options.breaker.succeeded();
           return result;
         } catch (error) {
-          if (deadline.signal.aborted) throw error;
+          if (deadline.signal.aborted) {
+            if (entry === 'trial') options.breaker.trialAbandoned();
+            throw error;
+          }
           options.breaker.failed();
         }
       }

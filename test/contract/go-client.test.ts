@@ -1,12 +1,14 @@
 /**
  * A Go client, generated from the spec by oapi-codegen (scripts/contract/generate-go-client.sh),
- * and its example (examples/go/main.go), against the live service. Without Go on the machine
- * this one test is skipped and says so; in CI (CI=true) it fails instead.
+ * and its example (examples/go/main.go), against the live service, directly and through a
+ * proxy that adds a field no spec names to every response object. Without Go on the machine
+ * these tests are skipped and say so; in CI (CI=true) they fail instead.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { createLiveAccount, expectSnapThenComms, liveService, PROJECT_ROOT } from './support/live-service';
 import { describeNeeding } from '../support/required-tool';
+import { exampleTests } from './support/example-tests';
+import { PROJECT_ROOT } from './support/live-service';
 import { run } from './support/run-command';
 
 const GO = {
@@ -15,14 +17,14 @@ const GO = {
   install: 'no go on PATH, no /usr/local/go/bin/go; examples/go/go.mod needs Go 1.24 or later: https://go.dev/dl/',
 };
 
+async function runExample(baseUrl: string, apiKey: string): Promise<unknown> {
+  return JSON.parse(await run(join(PROJECT_ROOT, 'dist/sdk/go/create-snap-and-comms'), [], { PPS_BASE_URL: baseUrl, PPS_API_KEY: apiKey }));
+}
+
 describeNeeding(GO, 'Go client (oapi-codegen)', () => {
-  test('when the client is generated from the spec, then its example creates a snap and a comms analysis against the live service, read into the generated types', async () => {
-    const service = liveService();
-    const account = await createLiveAccount(service, 5);
-
+  beforeAll(async () => {
     await run(join(PROJECT_ROOT, 'scripts/contract/generate-go-client.sh'), [], {}, 300_000);
-    const stdout = await run(join(PROJECT_ROOT, 'dist/sdk/go/create-snap-and-comms'), [], { PPS_BASE_URL: service.baseUrl, PPS_API_KEY: account.apiKey });
+  }, 300_000);
 
-    await expectSnapThenComms(service, account, 5, JSON.parse(stdout));
-  });
+  exampleTests('Go (oapi-codegen)', runExample);
 });

@@ -1,38 +1,36 @@
 /**
- * openapi-generator (7.x): the spec validates and generates its python, typescript-fetch and
- * java clients (scripts/contract/generate-openapi-generator-clients.sh); the python client's
- * example runs against the live service, and against a second instance whose fake upstream
- * leaves fields out, so every nullable branch is read into the generated models too.
+ * openapi-generator (7.x): the spec generates its python, typescript-fetch and java clients
+ * (scripts/contract/generate-openapi-generator-clients.sh; the java one compiled with Maven).
+ * The python and java examples run against the live service, directly and through a proxy
+ * that adds a field no spec names to every response object; the python one also against a
+ * second instance whose fake upstream leaves fields out, so every nullable branch is read
+ * into the generated models too.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai-server';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { TEST_ADMIN_TOKEN } from '../support/test-server';
-import { createLiveAccount, creditsOf, expectSnapThenComms, liveService, PROJECT_ROOT, type LiveService } from './support/live-service';
+import { createLiveAccount, creditsOf, PROJECT_ROOT, type LiveService } from './support/live-service';
+import { exampleTests, pythonExample } from './support/example-tests';
 import { run } from './support/run-command';
 
-const EXAMPLE = 'examples/openapi-generator/create_snap_and_comms.py';
+const JAVA = join(PROJECT_ROOT, 'dist/sdk/openapi-generator/java');
 
-async function runExample(baseUrl: string, apiKey: string): Promise<unknown> {
-  const stdout = await run(join(PROJECT_ROOT, '.venv/bin/python'), [EXAMPLE], {
-    PYTHONPATH: join(PROJECT_ROOT, 'dist/sdk/openapi-generator/python'),
-    PYTHONDONTWRITEBYTECODE: '1',
-    PPS_BASE_URL: baseUrl,
-    PPS_API_KEY: apiKey,
-  });
-  return JSON.parse(stdout);
+async function runJavaExample(baseUrl: string, apiKey: string): Promise<unknown> {
+  const classpath = [join(JAVA, 'example-classes'), join(JAVA, 'target/classes'), readFileSync(join(JAVA, 'classpath.txt'), 'utf8').trim()].join(':');
+  return JSON.parse(await run('java', ['-cp', classpath, 'CreateSnapAndComms'], { PPS_BASE_URL: baseUrl, PPS_API_KEY: apiKey }));
 }
+
+const runExample = pythonExample('examples/openapi-generator/create_snap_and_comms.py', 'dist/sdk/openapi-generator/python');
 
 describe('openapi-generator clients', () => {
   beforeAll(async () => {
-    await run(join(PROJECT_ROOT, 'scripts/contract/generate-openapi-generator-clients.sh'), [], {}, 300_000);
-  }, 300_000);
+    await run(join(PROJECT_ROOT, 'scripts/contract/generate-openapi-generator-clients.sh'), [], {}, 600_000);
+  }, 600_000);
 
-  test('when the python client is generated from the spec, then its example creates a snap and a comms analysis against the live service', async () => {
-    const service = liveService();
-    const account = await createLiveAccount(service, 5);
-    await expectSnapThenComms(service, account, 5, await runExample(service.baseUrl, account.apiKey));
-  });
+  exampleTests('openapi-generator python', runExample);
+  exampleTests('openapi-generator java (compiled with Maven)', runJavaExample);
 
   describe('when the upstream leaves fields out', () => {
     let fake: FakeOpenAi;

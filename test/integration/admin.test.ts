@@ -2,6 +2,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { readSpec } from '../../src/http/openapi/spec-document';
+import { SPEC_PATHS } from '../../src/support/project-root';
 import { bodyOf } from '../support/json';
 import { createAccount, ledgerOf, PERSON } from '../support/factories';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
@@ -188,5 +190,28 @@ describe('admin CLI', () => {
 
   test('when the command is unknown, then it prints the usage and exits 2', async () => {
     await expect(cli('explode')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run admin') });
+  });
+});
+
+describe('admin API: what openapi/admin.yaml documents', () => {
+  type Responses = Record<string, { $ref?: string }>;
+  const spec = readSpec(SPEC_PATHS.admin) as {
+    paths: Record<string, { post?: { operationId: string; responses: Responses } }>;
+    components: { responses: Record<string, { content: { 'application/json': { examples: Record<string, { value: { message: string } }> } } }> };
+  };
+  const posts = Object.entries(spec.paths).flatMap(([path, item]) => (item.post ? [[item.post.operationId, path.replace('{accountId}', '1'), item.post.responses] as const] : []));
+
+  test.each(posts)('when %s gets a body that is not JSON, then it answers 415, and the spec documents that 415 and its text', async (_operationId, path, responses) => {
+    const response = await fetch(`${server.adminUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'text/plain' },
+      body: 'name=Acme',
+    });
+    const { message } = await bodyOf(response);
+    expect({ status: response.status, message }).toEqual({ status: 415, message: 'Content-Type must be application/json' });
+
+    const documented = responses['415']?.$ref?.replace('#/components/responses/', '');
+    const examples = documented ? spec.components.responses[documented]?.content['application/json'].examples : undefined;
+    expect(Object.values(examples ?? {}).map((example) => example.value.message)).toContain(message);
   });
 });

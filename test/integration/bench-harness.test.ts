@@ -43,7 +43,7 @@ describe('make bench', () => {
 
       expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
       const report = readFileSync(REPORT, 'utf8');
-      for (const heading of ['## Throughput', '## Slow upstream', '## Capacity', '## Cold start', '## Targets', '## Method']) {
+      for (const heading of ['## Throughput', '## Slow upstream', '## Capacity', '## Admission', '## Overhead', '## Cold start', '## Targets', '## Method']) {
         expect(report).toContain(heading);
       }
       expect(report).toMatch(/^- PostgreSQL: fsync=\w+, synchronous_commit=\w+ /m);
@@ -57,7 +57,7 @@ describe('make bench', () => {
         expect(report).toContain(row);
       }
       const targets = (report.split('## Targets')[1]?.split('\n## ')[0] ?? '').split('\n').filter((line) => line.startsWith('| ')).slice(2);
-      expect(targets).toHaveLength(11);
+      expect(targets).toHaveLength(15);
       for (const target of targets) expect(target).toMatch(/ \| (met|\*\*not met\*\*) \|$/);
       expect(report).not.toMatch(/NaN|undefined|Infinity/);
     },

@@ -151,6 +151,17 @@ describe('createSnap', () => {
     await expectFailure(response, 415, 'Content-Type must be application/json');
   });
 
+  test('when the request has a query parameter, then it answers 400 in the class-validator style of every other message, and charges nothing', async () => {
+    const account = await createAccount(server, 1);
+    const response = await fetch(`${server.url}/api/v1/snap?page=2`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+      body: JSON.stringify(PERSON),
+    });
+    await expectFailure(response, 400, 'property page should not exist');
+    expect(await balanceOf(server, account.accountId)).toBe(1);
+  });
+
   function postEncoded(account: TestAccount, encoding: string, body: Uint8Array): Promise<Response> {
     return fetch(`${server.url}/api/v1/snap`, {
       method: 'POST',

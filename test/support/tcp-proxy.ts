@@ -4,7 +4,9 @@
  * cuts every connection, and the service itself keeps running for everyone else.
  * `cutAt(marker, …)` cuts the one connection that sends `marker` (e.g. a statement's
  * text), with or without delivering it first: a COMMIT whose answer is lost, or a
- * statement that never arrived.
+ * statement that never arrived. `delayNewConnections(ms)` holds each new connection
+ * silent for that long before it is connected through (Infinity: a black hole that
+ * accepts and never answers), and `cutAll()` cuts the connections open now.
  */
 import { once } from 'node:events';
 import { createConnection, createServer, type Socket } from 'node:net';
@@ -19,6 +21,10 @@ export interface TcpProxy {
    * `deliver: false` drops it. Resolves when the cut is made.
    */
   cutAt(marker: string, options: { deliver: boolean }): Promise<void>;
+  /** New connections wait `ms` before they reach the service (Infinity: never); 0 again to heal. */
+  delayNewConnections(ms: number): void;
+  /** Cuts every connection open now; the proxy keeps listening. */
+  cutAll(): void;
   close(): Promise<void>;
 }
 
@@ -38,14 +44,29 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const sockets = new Set<Socket>();
   let armed: Cut | undefined;
+  let connectDelayMs = 0;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
   const server = createServer((client) => {
-    const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
     track(client);
+    if (connectDelayMs === Infinity) return;
+    if (connectDelayMs > 0) {
+      client.pause();
+      const timer = setTimeout(() => {
+        if (client.destroyed) return;
+        connectThrough(client);
+        client.resume();
+      }, connectDelayMs);
+      client.once('close', () => clearTimeout(timer));
+      return;
+    }
+    connectThrough(client);
+  });
+  const connectThrough = (client: Socket) => {
+    const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
     track(upstream);
     const cutBoth = (cut: Cut) => {
       client.destroy();
@@ -69,7 +90,7 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     });
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
-  });
+  };
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -80,6 +101,12 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   return {
     url: url.toString(),
     cutAt: (marker, { deliver }) => new Promise<void>((resolve) => (armed = { marker, deliver, done: resolve })),
+    delayNewConnections: (ms) => {
+      connectDelayMs = ms;
+    },
+    cutAll: () => {
+      for (const socket of sockets) socket.destroy();
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

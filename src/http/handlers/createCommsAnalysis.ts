@@ -7,9 +7,9 @@ import type { OperationHandlers } from '../openapi/operations';
 
 /** POST /api/v1/snap/comms (DESIGN.md pins what the contract leaves open). */
 export function createCommsAnalysis(deps: CreateCommsDeps): OperationHandlers<operations>['createCommsAnalysis'] {
-  return async ({ body, caller, requestId, header, signal }) => {
+  return async ({ body, caller, requestId, header, signal, timing }) => {
     const { snapId, channel, goal, draft } = body;
-    const context = { requestId, idempotencyKey: header('idempotency-key'), signal };
+    const context = { requestId, idempotencyKey: header('idempotency-key'), signal, timing };
     const { result, replayed } = await createCommsUseCase(deps, requireCaller(caller), { snapId, channel, goal, draft }, context);
     return { status: 201, message: MESSAGES.commsCreated, data: result, headers: replayHeaders(replayed) };
   };

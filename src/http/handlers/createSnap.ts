@@ -7,9 +7,9 @@ import type { OperationHandlers } from '../openapi/operations';
 
 /** POST /api/v1/snap (contract §4.1). */
 export function createSnap(deps: CreateSnapDeps): OperationHandlers<operations>['createSnap'] {
-  return async ({ body, caller, requestId, header, signal }) => {
+  return async ({ body, caller, requestId, header, signal, timing }) => {
     const { name, notes, ageRange, jobType } = body;
-    const context = { requestId, idempotencyKey: header('idempotency-key'), signal };
+    const context = { requestId, idempotencyKey: header('idempotency-key'), signal, timing };
     const { result, replayed } = await createSnapUseCase(deps, requireCaller(caller), { name, notes, ageRange, jobType }, context);
     return { status: 201, message: MESSAGES.snapCreated, data: result, headers: replayHeaders(replayed) };
   };

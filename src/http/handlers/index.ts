@@ -13,6 +13,7 @@ export function publicHandlers(services: ApiDependencies) {
     idempotency: services.idempotency,
     usage: services.usage,
     predictor: services.predictor,
+    failureBudget: services.failureBudget,
   };
   return {
     createSnap: createSnap(deps),

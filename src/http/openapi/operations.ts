@@ -4,7 +4,7 @@
  * Startup fails if an operation has no handler or a handler has no operation.
  */
 import type { Request, Response, Router } from 'express';
-import type { Caller } from '../../domain/ports';
+import type { Caller, UpstreamTime } from '../../domain/ports';
 import { successEnvelope } from '../envelope';
 import { readSpec } from './spec-document';
 
@@ -18,6 +18,8 @@ export interface OperationInput<Body> {
   requestId: string;
   /** Aborts when the client closes the connection before its response is written. */
   signal: AbortSignal;
+  /** Where the predictor's time is summed for Server-Timing (absent where nothing reports it). */
+  timing: UpstreamTime | undefined;
 }
 
 export interface OperationResult<Data> {
@@ -91,6 +93,7 @@ function inputOf(req: Request, res: Response): OperationInput<unknown> {
     caller: req.caller,
     requestId: String(req.id),
     signal: clientGoneSignal(res),
+    timing: req.timing,
   };
 }
 

@@ -3,7 +3,10 @@
  * every request against the spec (and, outside production, every response, so no
  * response drifts from the spec unnoticed). Its errors go to the error mapper.
  *
- * It gets the spec already parsed (a copy: it changes what it is given), and does not
+ * It validates against the strict copy of the spec (strict-spec.ts): response objects
+ * closed, so a response with a field the spec does not name fails outside production,
+ * although the published spec tells clients to expect more fields later. Requests are the
+ * same in both. It gets the spec already parsed (the strict copy is its own), and does not
  * check the spec against the OpenAPI schema at every start, nor compile that schema
  * (lazy-spec-schema.ts): `make lint` checks the spec with redocly and Spectral before
  * it ships.
@@ -14,11 +17,12 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { compileSpecSchemaLazily } from './lazy-spec-schema';
 import { bodyFieldTypes, namingMissingFieldTypes } from './required-field-types';
 import { readSpec } from './spec-document';
+import { strictSpec } from './strict-spec';
 
 export function specValidator(specPath: string, validateResponses: boolean): (RequestHandler | ErrorRequestHandler)[] {
   compileSpecSchemaLazily();
   const validator = OpenApiValidator.middleware({
-    apiSpec: structuredClone(readSpec(specPath)) as unknown as OpenAPIV3.DocumentV3,
+    apiSpec: strictSpec(readSpec(specPath)) as unknown as OpenAPIV3.DocumentV3,
     validateApiSpec: false,
     validateRequests: { allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,

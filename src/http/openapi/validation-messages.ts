@@ -1,7 +1,8 @@
 /**
  * Turns express-openapi-validator's (Ajv's) errors into class-validator style texts:
  * `name must be a string`, `notes should not be empty`,
- * `name must be shorter than or equal to 200 characters`, `property foo should not exist`.
+ * `name must be shorter than or equal to 200 characters`, `property foo should not exist`
+ * (an unknown query parameter too: the operations take none).
  * Several are joined with ", " (DESIGN.md, "validation text"). A missing required field
  * fails both of class-validator's constraints: `name should not be empty, name must be a string`.
  */
@@ -13,6 +14,9 @@ export interface ValidatorErrorItem {
   /** On a `required` error: the missing field's declared type (src/http/required-field-types.ts). */
   expectedType?: string | undefined;
 }
+
+/** express-openapi-validator's own text for a query parameter the operation does not define (it has no keyword). */
+const UNKNOWN_QUERY_PARAMETER = /^Unknown query parameter '(.*)'$/s;
 
 /** The spec's pattern for text that PostgreSQL can store (any character but U+0000), as Ajv quotes it. */
 const NO_NUL_PATTERN = '^[^\\u0000]*$';
@@ -39,6 +43,8 @@ function keywordOf(error: ValidatorErrorItem): string {
 }
 
 function describe(error: ValidatorErrorItem): string {
+  const unknownQueryParameter = UNKNOWN_QUERY_PARAMETER.exec(error.message)?.[1];
+  if (unknownQueryParameter !== undefined) return `property ${unknownQueryParameter} should not exist`;
   const keyword = keywordOf(error);
   const field = fieldName(error.path);
   const limit = /(\d+)/.exec(error.message)?.[1];

@@ -6,8 +6,14 @@
  * OPENAI_ADMIN_KEY, OPENAI_LOG, OPENAI_API_VERSION, AZURE_OPENAI_*) is given explicitly,
  * so only the service's configuration decides; OPENAI_CUSTOM_HEADERS is refused by the
  * configuration. No debug log of request bodies: they hold the notes.
+ *
+ * The SDK sends through undici's own `fetch` (each attempt is given its dispatcher,
+ * upstream-agent.ts), never retries by itself (`maxRetries: 0`: retry-policy.ts
+ * decides), and does not follow redirects: the configured base URL is the upstream,
+ * and the key is never sent anywhere else.
  */
 import OpenAI, { AzureOpenAI } from 'openai';
+import { fetch as undiciFetch } from 'undici';
 
 export interface Connection {
   kind: 'openai' | 'azure';
@@ -20,18 +26,14 @@ export interface Connection {
   deployment?: string;
 }
 
-export interface ClientLimits {
-  attemptTimeoutMs: number;
-  maxRetries: number;
-  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-}
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function createClient(connection: Connection, limits: ClientLimits): OpenAI {
+export function createClient(connection: Connection): OpenAI {
   const common = {
     apiKey: connection.apiKey,
-    timeout: limits.attemptTimeoutMs,
-    maxRetries: limits.maxRetries,
-    fetch: limits.fetch,
+    maxRetries: 0,
+    fetch: undiciFetch as unknown as Fetch,
+    fetchOptions: { redirect: 'manual' as const },
     organization: null,
     project: null,
     adminAPIKey: null,

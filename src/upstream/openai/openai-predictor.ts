@@ -4,15 +4,18 @@
  *
  * Every request carries an output-token bound, and the temperature, seed and
  * reasoning effort when configured. `timeoutMs` bounds the whole call, retries and
- * their back-off included: one deadline signal, joined with the caller's signal, is
- * passed to the SDK and also raced against it (the SDK does not watch the signal while
- * it sleeps before a retry). `attemptTimeoutMs` bounds each HTTP attempt, body
- * included, so a timed-out attempt can still be retried within the whole.
+ * their waits included: one deadline signal, joined with the caller's signal, is passed
+ * to the SDK and also raced against it. `attemptTimeoutMs` bounds each HTTP attempt,
+ * body included, from when it is written to its socket (upstream-agent.ts). Both may
+ * differ per operation (config/upstream.ts derives them from the token bounds). The
+ * SDK makes one attempt per request; whether another follows is retry-policy.ts's call.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName, UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
 import { abortable } from './abortable';
+import { attemptFailure } from './attempt-failure';
 import { createClient, type Connection } from './client';
 import { buildCommsPrompt, COMMS_PROMPT_VERSION, draftOf } from './comms-prompt';
 import { COMMS_SCHEMA, COMMS_SCHEMA_NAME } from './comms-schema';
@@ -21,16 +24,21 @@ import { mapCommsAnalysis } from './map-comms-analysis';
 import { mapSnapPrediction } from './map-snap-prediction';
 import { matchesSchema } from './matches-schema';
 import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from '../../config/output-bounds';
+import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
 import { readCompletionJson, readUsage } from './read-completion';
 import type { JsonObject } from './read-json-values';
+import { decideRetry } from './retry-policy';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
 import { SNAP_SCHEMA, SNAP_SCHEMA_NAME } from './snap-schema';
 import { withLengthBounds } from './schema-length-bounds';
 import { toPredictorError } from './to-predictor-error';
-import { upstreamFetch } from './upstream-fetch';
+import { UpstreamAgent } from './upstream-agent';
 
 type Operation = keyof Predictor;
+/** One value for every operation, or one per operation. */
+export type PerOperation<T> = T | { readonly [operation in Operation]: T };
+
 
 export interface OpenAiPredictorOptions {
   /** `openai` (default): any OpenAI-compatible server; `azure`: a classic Azure deployment. */
@@ -44,12 +52,16 @@ export interface OpenAiPredictorOptions {
   apiVersion?: string;
   /** Which upstream this is, named in the provenance and the metrics (default `primary`). */
   upstream?: UpstreamName;
-  /** Upper bound of one whole call, retries included. A positive integer. */
-  timeoutMs: number;
-  /** Upper bound of one HTTP attempt (default: timeoutMs shared by the attempts). */
-  attemptTimeoutMs?: number;
-  /** Retries after the first attempt (429, 5xx, connection errors, attempt timeouts). */
+  /** Upper bound of one whole call, retries included. Positive integers. */
+  timeoutMs: PerOperation<number>;
+  /** Upper bound of one HTTP attempt once sent (default: timeoutMs shared by the attempts). */
+  attemptTimeoutMs?: PerOperation<number>;
+  /** Retries after the first attempt, when retry-policy.ts finds one worth making. */
   maxRetries: number;
+  /** A fallback takes over when this upstream gives up: no retry after an attempt timeout. */
+  hasFallback?: boolean;
+  /** The connections to this upstream (default: an agent of its own with DEFAULT_MAX_SOCKETS). */
+  agent?: UpstreamAgent;
   maxOutputTokens?: OutputBounds;
   /** `max_completion_tokens` (default, OpenAI's current name) or `max_tokens` (Ollama). */
   maxTokensParameter?: 'max_completion_tokens' | 'max_tokens';
@@ -60,6 +72,15 @@ export interface OpenAiPredictorOptions {
   schemaLengthBounds?: boolean;
   /** Called for every HTTP attempt, retries included. */
   onAttempt?: (operation: Operation) => void;
+  /** Called when an attempt is written to its socket, with the time it waited for one. */
+  onSent?: (operation: Operation, queuedMs: number) => void;
+  /** Jitter of the retry back-off (default Math.random). */
+  random?: () => number;
+}
+
+interface Budget {
+  timeoutMs: number;
+  attemptTimeoutMs: number;
 }
 
 interface Completion {
@@ -76,20 +97,27 @@ interface Answer {
 }
 
 export class OpenAiPredictor implements Predictor {
-  /** One client per operation, so that each counts its own HTTP attempts. */
+  /** One client per operation, each counting its own HTTP attempts. */
   private readonly clients: Record<Operation, OpenAI>;
-  private readonly options: Required<Pick<OpenAiPredictorOptions, 'upstream' | 'attemptTimeoutMs' | 'maxOutputTokens' | 'maxTokensParameter'>> &
-    OpenAiPredictorOptions;
+  private readonly budgets: Record<Operation, Budget>;
+  private readonly agent: UpstreamAgent;
+  private readonly options: Required<Pick<OpenAiPredictorOptions, 'upstream' | 'maxOutputTokens' | 'maxTokensParameter'>> & OpenAiPredictorOptions;
 
   constructor(options: OpenAiPredictorOptions) {
     assertOptions(options);
     this.options = {
       upstream: 'primary',
-      attemptTimeoutMs: Math.max(1, Math.floor(options.timeoutMs / (options.maxRetries + 1))),
       maxOutputTokens: DEFAULT_MAX_OUTPUT_TOKENS,
       maxTokensParameter: 'max_completion_tokens',
       ...options,
     };
+    const budgetOf = (operation: Operation): Budget => {
+      const timeoutMs = valueFor(options.timeoutMs, operation);
+      const shared = Math.max(1, Math.floor(timeoutMs / (options.maxRetries + 1)));
+      return { timeoutMs, attemptTimeoutMs: options.attemptTimeoutMs === undefined ? shared : valueFor(options.attemptTimeoutMs, operation) };
+    };
+    this.budgets = { predictSnap: budgetOf('predictSnap'), analyseComms: budgetOf('analyseComms') };
+    this.agent = options.agent ?? new UpstreamAgent({ maxSockets: DEFAULT_MAX_SOCKETS });
     const connection: Connection = {
       kind: options.kind ?? 'openai',
       apiKey: options.apiKey,
@@ -97,13 +125,7 @@ export class OpenAiPredictor implements Predictor {
       apiVersion: options.apiVersion,
       deployment: options.kind === 'azure' ? options.model : undefined,
     };
-    const clientFor = (operation: Operation): OpenAI =>
-      createClient(connection, {
-        attemptTimeoutMs: this.options.attemptTimeoutMs,
-        maxRetries: options.maxRetries,
-        fetch: upstreamFetch({ budgetMs: options.timeoutMs, onAttempt: () => options.onAttempt?.(operation) }),
-      });
-    this.clients = { predictSnap: clientFor('predictSnap'), analyseComms: clientFor('analyseComms') };
+    this.clients = { predictSnap: createClient(connection), analyseComms: createClient(connection) };
   }
 
   async predictSnap(subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
@@ -126,16 +148,11 @@ export class OpenAiPredictor implements Predictor {
   }
 
   private async complete(completion: Completion, context: PredictContext): Promise<Answer> {
-    const { timeoutMs, maxRetries, attemptTimeoutMs } = this.options;
-    const deadline = new CallDeadline(timeoutMs, context.signal);
-    const { signal } = deadline;
+    const deadline = new CallDeadline(this.budgets[completion.operation].timeoutMs, context.signal);
     // The response, once there is one: a failed call's usage is counted too (every token counted).
     let response: unknown;
     try {
-      response = await abortable(
-        this.clients[completion.operation].chat.completions.create(this.body(completion), { signal, timeout: attemptTimeoutMs, maxRetries }),
-        signal,
-      );
+      response = await this.withRetries(completion, deadline);
       const json = readCompletionJson(response);
       const usage = readUsage(response);
       this.spent(completion.operation, 'success', usage, context);
@@ -146,6 +163,45 @@ export class OpenAiPredictor implements Predictor {
     } finally {
       deadline.end();
     }
+  }
+
+  /** One attempt, then more while retry-policy.ts finds them worth making. */
+  private async withRetries(completion: Completion, deadline: CallDeadline): Promise<unknown> {
+    const { maxRetries, hasFallback = false, random } = this.options;
+    for (let attempts = 1; ; attempts += 1) {
+      const started = Date.now();
+      try {
+        return await this.attempt(completion, deadline);
+      } catch (error) {
+        if (deadline.signal.aborted) throw error;
+        const decision = decideRetry({
+          failure: attemptFailure(error),
+          attempts,
+          maxRetries,
+          observedMs: Date.now() - started,
+          remainingMs: deadline.remainingMs(),
+          hasFallback,
+          random,
+        });
+        if (!decision.retry) throw error;
+        await sleep(decision.waitMs, undefined, { signal: deadline.signal });
+      }
+    }
+  }
+
+  private attempt(completion: Completion, deadline: CallDeadline): Promise<unknown> {
+    const { operation } = completion;
+    const queuedAt = Date.now();
+    const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptTimeoutMs, () => this.options.onSent?.(operation, Date.now() - queuedAt));
+    this.options.onAttempt?.(operation);
+    const { signal } = deadline;
+    // The SDK's own timer is only a backstop: the attempt's bound is the dispatcher's, from when it is sent.
+    const request = this.clients[operation].chat.completions.create(this.body(completion), {
+      signal,
+      timeout: Math.max(1, Math.ceil(deadline.remainingMs())),
+      fetchOptions: { dispatcher } as OpenAI.RequestOptions['fetchOptions'],
+    });
+    return abortable(request, signal);
   }
 
   private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: Answer['usage'], context: PredictContext): void {
@@ -190,9 +246,16 @@ function assertOptions(options: OpenAiPredictorOptions): void {
   if (options.model === '') throw new Error('OpenAiPredictor: model is empty');
   if (options.kind === 'azure' && !options.apiVersion) throw new Error('OpenAiPredictor: apiVersion is empty');
   for (const [name, value] of [['timeoutMs', options.timeoutMs], ['attemptTimeoutMs', options.attemptTimeoutMs ?? 1]] as const) {
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`OpenAiPredictor: ${name} must be a positive integer`);
+    for (const operation of ['predictSnap', 'analyseComms'] as const) {
+      const ms = valueFor(value, operation);
+      if (!Number.isInteger(ms) || ms <= 0) throw new Error(`OpenAiPredictor: ${name} must be a positive integer`);
+    }
   }
   if (!Number.isInteger(options.maxRetries) || options.maxRetries < 0) {
     throw new Error('OpenAiPredictor: maxRetries must be a non-negative integer');
   }
+}
+
+function valueFor<T>(value: PerOperation<T>, operation: Operation): T {
+  return typeof value === 'object' && value !== null ? (value as { readonly [operation in Operation]: T })[operation] : (value as T);
 }

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       openai: undefined,
       validateResponses: true,
+      requestTimeoutSeconds: 30,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       seed: undefined,
       reasoningEffort: undefined,
       schemaLengthBounds: false,
+      maxSockets: 256,
       breakerFailures: 5,
       breakerCooldownSeconds: 30,
     });
@@ -176,5 +178,24 @@ describe('WEB_CONCURRENCY', () => {
   ])('when it is %s, then startup stops with a message saying why', (_name, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('loadConfig: admission and the failure budget', () => {
+  test.each([
+    ['the embedded predictor and the default pool', {}, 200],
+    ['an upstream with its default sockets', { OPENAI_API_KEY: 'sk-x' }, 456],
+    ['an upstream with 10 sockets and a pool of 4', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_SOCKETS: '10', DATABASE_POOL_MAX: '4' }, 90],
+    ['MAX_REQUESTS_IN_FLIGHT set', { OPENAI_API_KEY: 'sk-x', MAX_REQUESTS_IN_FLIGHT: '5' }, 5],
+  ])('when configured with %s, then MAX_REQUESTS_IN_FLIGHT is %s', (_name, env, want) => {
+    expect(loadConfig(env).maxRequestsInFlight).toBe(want);
+  });
+
+  test('when nothing is set, then the failure budget is 10 failures in 600 s', () => {
+    expect(loadConfig({}).failureBudget).toEqual({ calls: 10, windowSeconds: 600 });
+  });
+
+  test.each([['MAX_REQUESTS_IN_FLIGHT', '0'], ['FAILURE_BUDGET_CALLS', '-1'], ['FAILURE_BUDGET_WINDOW_SECONDS', '0']])('when %s is %s, then startup refuses it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
   });
 });

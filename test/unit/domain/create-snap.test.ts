@@ -3,6 +3,7 @@ import { AppError } from '../../../src/domain/app-error';
 import { createSnap } from '../../../src/domain/create-snap';
 import type { ChargedSnap, CreditsRepository, SnapRepository, UpstreamSpend, UsageRepository } from '../../../src/domain/ports';
 import { InMemoryIdempotency } from './in-memory-idempotency';
+import { MemoryFailureBudget } from '../../../src/data/failure-budget/memory-failure-budget';
 import { PredictorError } from '../../../src/domain/predictor-error';
 import { type PredictContext, type Predictor, type SnapPrediction } from '../../../src/domain/ports';
 
@@ -19,8 +20,13 @@ const PREDICTION: SnapPrediction = {
   secondary_profile_summary: 'ss',
 };
 
-/** Credits as the database keeps them: available, held by calls in flight, and the stored charges. */
+const BUDGETS: MemoryFailureBudget[] = [];
+afterAll(() => BUDGETS.forEach((budget) => budget.close()));
+
+/** Credits as the database keeps them: available, held by calls in flight, and the stored charges; a failure budget of 3 calls. */
 function inMemory(credits: number) {
+  const failureBudget = new MemoryFailureBudget({ calls: 3, windowMs: 60_000 });
+  BUDGETS.push(failureBudget);
   const stored: ChargedSnap[] = [];
   let available = credits;
   const holds = new Set<number>();
@@ -50,7 +56,7 @@ function inMemory(credits: number) {
       failedSpends.push(...spends);
     },
   };
-  return { credits: creditsRepo, snaps, usage, failedSpends, idempotency: new InMemoryIdempotency(), stored, balance: () => available, held: () => holds.size };
+  return { credits: creditsRepo, snaps, usage, failedSpends, failureBudget, idempotency: new InMemoryIdempotency(), stored, balance: () => available, held: () => holds.size };
 }
 
 /** A spend as an OpenAI-compatible predictor tells it: tokens, or nulls without a usage report. */
@@ -146,6 +152,32 @@ describe('createSnap (domain)', () => {
     );
     expect(store.stored).toHaveLength(0);
     expect([store.balance(), store.held()]).toEqual([1, 0]);
+  });
+
+  test('when the account failed as many calls as its budget, then the next is refused with 429 text and Retry-After before the predictor', async () => {
+    const store = inMemory(10);
+    const visionary = predicting({ ...PREDICTION, secondary_profile: 'Visionary', secondary_code: 'VI' });
+    for (let i = 0; i < 3; i += 1) expect((await failureOf(createSnap({ ...store, predictor: visionary }, CALLER, SUBJECT, { requestId: `req-${i}` }))).kind).toBe('generation_failed');
+    const refused = await createSnap({ ...store, predictor: visionary }, CALLER, SUBJECT, { requestId: 'req-4' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ kind: 'rate_limited', message: 'ThrottlerException: Too Many Requests' });
+    expect((refused as AppError).retryAfterSeconds).toBeGreaterThan(0);
+    expect(visionary.calls).toBe(3);
+    expect([store.balance(), store.held()]).toEqual([10, 0]);
+  });
+
+  test('when a client is gone after its call left, then the failure counts against the budget', async () => {
+    const store = inMemory(10);
+    const gone = new AbortController();
+    gone.abort();
+    for (let i = 0; i < 3; i += 1) await failureOf(createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: `req-${i}`, signal: gone.signal }));
+    expect((await failureOf(createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: 'req-4' }))).kind).toBe('rate_limited');
+  });
+
+  test('when calls succeed, then they cost nothing of the budget', async () => {
+    const store = inMemory(10);
+    for (let i = 0; i < 5; i += 1) await createSnap({ ...store, predictor: predicting(PREDICTION) }, CALLER, SUBJECT, { requestId: `req-${i}` });
+    expect(store.stored).toHaveLength(5);
   });
 
   test('when the predictor fails after spending tokens, then every call it made is added to the failed-call usage', async () => {

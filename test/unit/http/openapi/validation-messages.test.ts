@@ -30,6 +30,7 @@ describe('validationMessage', () => {
     ['a longer minimum', { given: [item('/body/code', 'minLength', 'must NOT have fewer than 3 characters')], want: 'code must be longer than or equal to 3 characters' }],
     ['a long string', { given: [item('/body/name', 'maxLength', 'must NOT have more than 200 characters')], want: 'name must be shorter than or equal to 200 characters' }],
     ['an unknown property', { given: [item('/body/foo', 'additionalProperties', 'must NOT have additional properties')], want: 'property foo should not exist' }],
+    ['an unknown query parameter (no keyword)', { given: [{ path: '/query/page', message: "Unknown query parameter 'page'" }], want: 'property page should not exist' }],
     ['a small number', { given: [item('/body/snapId', 'minimum', 'must be >= 1')], want: 'snapId must not be less than 1' }],
     ['a large number', { given: [item('/body/snapId', 'maximum', 'must be <= 100')], want: 'snapId must not be greater than 100' }],
     ['an enum', { given: [item('/body/channel', 'enum', 'must be equal to one of the allowed values: email, chat')], want: 'channel must be one of the following values: email, chat' }],

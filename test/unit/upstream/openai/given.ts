@@ -15,7 +15,7 @@ export function predictorFor(
     apiKey: API_KEY,
     baseURL: fake.baseURL,
     model: MODEL,
-    timeoutMs: 400,
+    timeoutMs: 10_000,
     maxRetries: 0,
     ...options,
   });

@@ -1,0 +1,127 @@
+/**
+ * The admission rows of `make bench`, each on a fresh one-process service whose
+ * predictor calls the slow fake upstream (2 s):
+ * - the shed burst: `shedBurst` requests at once with one key on a cold key cache. Every
+ *   request must be answered 201 or shed 503 with Retry-After, none 500; reported: the
+ *   p99 time to a shed answer, and the `api_keys` lookups the burst cost (PostgreSQL's
+ *   own scan counters of the table, read before and after; target 1 per key).
+ * - open-loop arrivals at a fixed rate: the service's own overhead per 201, read from
+ *   each response's Server-Timing, p50/p99 against the targets.
+ */
+import { join } from 'node:path';
+import { Client } from 'pg';
+import type { ArrivalResult, ArrivalSpec } from './arrivals';
+import { createAccount } from './accounts';
+import type { BenchSettings } from './bench-settings';
+import { logTail, sleep, startChild } from './child-process';
+import { backingPids, startService, type BenchPaths } from './servers';
+import { announced } from './slow-upstream-run';
+import { SNAP_BODY, SNAP_PATH } from './snap-request';
+import { writeFileSync, readFileSync } from 'node:fs';
+
+export interface ShedBurstResult {
+  requests: number;
+  /** The service's MAX_REQUESTS_IN_FLIGHT (its default for the pool and an upstream). */
+  maxInFlight: number;
+  result: ArrivalResult;
+  /** Scans of `api_keys` during the burst (sequential and index), for its one key. */
+  apiKeyQueries: number;
+}
+
+export interface OpenLoopResult {
+  ratePerSecond: number;
+  seconds: number;
+  result: ArrivalResult;
+}
+
+export interface AdmissionResults {
+  shedBurst: ShedBurstResult;
+  openLoop: OpenLoopResult;
+}
+
+/** The default of a pool of 10 with an upstream (src/config/admission.ts), as the service computes it. */
+const DEFAULT_MAX_IN_FLIGHT = 10 * 20 + 256;
+
+export async function measureAdmission(
+  paths: BenchPaths,
+  settings: BenchSettings,
+  backing: Record<string, string>,
+  log: (line: string) => void,
+): Promise<AdmissionResults> {
+  const shedBurst = await withSlowService(paths, settings, backing, 'shed-burst', async (service, cpuWatch) => {
+    const apiKey = await createAccount(service, 'bench shed burst', settings.creditsPerAccount);
+    const before = await apiKeyScans(backing);
+    log(`admission: ${settings.shedBurstRequests} requests at once, one key, cold key cache`);
+    const result = await runArrivals(paths, 'shed-burst', { url: `${service.url}${SNAP_PATH}`, apiKeys: [apiKey], body: SNAP_BODY, timeoutSeconds: 60, burst: settings.shedBurstRequests, cpuWatch });
+    const after = await apiKeyScans(backing);
+    return { requests: settings.shedBurstRequests, maxInFlight: DEFAULT_MAX_IN_FLIGHT, result, apiKeyQueries: after - before };
+  });
+  const openLoop = await withSlowService(paths, settings, backing, 'open-loop', async (service, cpuWatch) => {
+    const apiKeys = await Promise.all(Array.from({ length: 10 }, (_, i) => createAccount(service, `bench open loop ${i}`, settings.creditsPerAccount)));
+    const spec = { url: `${service.url}${SNAP_PATH}`, apiKeys, body: SNAP_BODY, timeoutSeconds: 60, cpuWatch };
+    await runArrivals(paths, 'open-loop-warmup', { ...spec, ratePerSecond: settings.openLoopRate, seconds: 2 });
+    log(`admission: open loop, ${settings.openLoopRate} requests/s for ${settings.openLoopSeconds} s`);
+    const result = await runArrivals(paths, 'open-loop', { ...spec, ratePerSecond: settings.openLoopRate, seconds: settings.openLoopSeconds });
+    return { ratePerSecond: settings.openLoopRate, seconds: settings.openLoopSeconds, result };
+  });
+  return { shedBurst, openLoop };
+}
+
+async function withSlowService<T>(
+  paths: BenchPaths,
+  settings: BenchSettings,
+  backing: Record<string, string>,
+  label: string,
+  work: (service: Awaited<ReturnType<typeof startService>>, cpuWatch: Record<string, number>) => Promise<T>,
+): Promise<T> {
+  const upstream = startChild({
+    name: `fake upstream, ${label}`,
+    args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
+    env: { DELAY_MS: String(settings.upstreamDelayMs) },
+    logFile: join(paths.workDir, `slow-upstream-${label}.log`),
+    cwd: paths.root,
+  });
+  try {
+    const { baseURL } = await announced<{ baseURL: string }>(upstream, 'baseURL');
+    const service = await startService(paths, {
+      name: `service, ${label}`,
+      env: { ...backing, WEB_CONCURRENCY: '1', OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, OPENAI_TIMEOUT_SECONDS: '30' },
+    });
+    try {
+      return await work(service, { server: service.child.pid, ...backingPids(backing) });
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await upstream.stop();
+  }
+}
+
+let runs = 0;
+
+async function runArrivals(paths: BenchPaths, label: string, spec: ArrivalSpec): Promise<ArrivalResult> {
+  const n = ++runs;
+  const specFile = join(paths.workDir, `arrivals-${n}-${label}.spec.json`);
+  const resultFile = join(paths.workDir, `arrivals-${n}-${label}.result.json`);
+  writeFileSync(specFile, JSON.stringify(spec));
+  const child = startChild({ name: `arrivals ${label}`, args: [join(paths.root, 'dist/scripts/bench/arrivals.js'), specFile, resultFile], env: {}, logFile: join(paths.workDir, 'arrivals.log'), cwd: paths.root });
+  const code = await child.exited;
+  if (code !== 0) throw new Error(`${child.name} failed (${code}):\n${logTail(child)}`);
+  return JSON.parse(readFileSync(resultFile, 'utf8')) as ArrivalResult;
+}
+
+/**
+ * Sequential plus index scans of `api_keys` so far. PostgreSQL's backends publish their
+ * counters when idle, at most once a second: read after a pause of 2.5 s.
+ */
+async function apiKeyScans(backing: Record<string, string>): Promise<number> {
+  await sleep(2500);
+  const client = new Client({ connectionString: backing['DATABASE_URL'] });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>("select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as n from pg_stat_user_tables where relname = 'api_keys'");
+    return Number(rows[0]?.n ?? NaN);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What the retry policy needs to know of one failed HTTP attempt, read from what the
+ * SDK and undici throw: their public error classes and undici's documented error codes
+ * (`UND_ERR_*`), found on the error or along its `cause` chain. An answer whose server
+ * says `x-should-retry: false` (OpenAI's own hint) is not retried.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { retryAfterMs, type AttemptFailure } from './retry-policy';
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const FINAL_CODES = new Set(['UND_ERR_RES_EXCEEDED_MAX_SIZE']);
+
+export function attemptFailure(error: unknown): AttemptFailure {
+  const codes = codesAlong(error);
+  if (codes.some((code) => FINAL_CODES.has(code))) return { kind: 'final' };
+  if (codes.some((code) => TIMEOUT_CODES.has(code)) || error instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
+  if (error instanceof APIUserAbortError) return { kind: 'final' };
+  if (error instanceof APIConnectionError) return { kind: 'connection' };
+  if (error instanceof APIError && typeof error.status === 'number') {
+    if (error.headers?.get('x-should-retry') === 'false') return { kind: 'final' };
+    return {
+      kind: 'status',
+      status: error.status,
+      retryAfterMs: retryAfterMs(error.headers),
+      quotaExhausted: error.code === 'insufficient_quota',
+    };
+  }
+  // fetch's "terminated": the connection closed while the body was read.
+  if (error instanceof TypeError && codes.length > 0) return { kind: 'connection' };
+  return { kind: 'final' };
+}
+
+/** The `code` of the error and of each cause under it (a few levels at most). */
+function codesAlong(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string') codes.push(code);
+    current = cause;
+  }
+  return codes;
+}

@@ -1,0 +1,101 @@
+/**
+ * Admission control and Server-Timing through the whole service: requests held in flight
+ * by an upstream that does not answer fill MAX_REQUESTS_IN_FLIGHT; the next request is
+ * answered 503 with Retry-After while they are still held, before its API key is looked
+ * up; a slot frees when a held client goes. Every wait is for an event.
+ */
+import { generateApiKey } from '../../src/domain/api-keys';
+import { bodyOf } from '../support/json';
+import { delay, hang, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { createAccount, PERSON, type TestAccount } from '../support/factories';
+import { sampleValue } from '../support/prometheus';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
+
+const MAX_IN_FLIGHT = 3;
+/** Well-formed (prefix, length, checksum) but unknown: admitted, it is looked up and answered 401. */
+const UNKNOWN_KEY = generateApiKey().apiKey;
+
+let fake: FakeOpenAi;
+let server: TestServer;
+let account: TestAccount;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  server = await startTestServer({
+    OPENAI_API_KEY: 'sk-admission-0123456789',
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MODEL: 'gpt-admission-test',
+    OPENAI_MAX_RETRIES: '0',
+    MAX_REQUESTS_IN_FLIGHT: String(MAX_IN_FLIGHT),
+  });
+  account = await createAccount(server, 20);
+});
+
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+beforeEach(() => fake.reset());
+
+async function metrics(): Promise<string> {
+  return (await fetch(`${server.adminUrl}/metrics`)).text();
+}
+
+describe('admission control', () => {
+  test('when MAX_REQUESTS_IN_FLIGHT requests are held, then the next is shed with 503 and Retry-After before its key is looked up, and admitted once one leaves', async () => {
+    fake.always(hang());
+    const clients = Array.from({ length: MAX_IN_FLIGHT }, () => new AbortController());
+    const held = clients.map((client) =>
+      fetch(`${server.url}/api/v1/snap`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+        body: JSON.stringify(PERSON),
+        signal: client.signal,
+      }).catch((err: unknown) => err),
+    );
+    await until(() => fake.inFlight() === MAX_IN_FLIGHT, 30_000);
+
+    const shed = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get('retry-after')).toBe('1');
+    expect(shed.headers.get('server-timing')).toMatch(/^total;dur=\d+\.\d$/);
+    expect(await bodyOf(shed)).toMatchObject({ success: false, statusCode: 503, message: 'Service temporarily unavailable', error: 'Service temporarily unavailable' });
+    // An unknown key is shed too, not answered 401: the lookup never ran.
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': UNKNOWN_KEY })).status).toBe(503);
+    // Shed while every held request is still waiting on the upstream.
+    expect(fake.inFlight()).toBe(MAX_IN_FLIGHT);
+    const text = await metrics();
+    expect(sampleValue(text, 'http_requests_shed_total')).toBe(2);
+    expect(sampleValue(text, 'http_requests_in_flight')).toBe(MAX_IN_FLIGHT);
+
+    clients[0]?.abort();
+    await until(async () => sampleValue(await metrics(), 'http_requests_in_flight') === MAX_IN_FLIGHT - 1, 30_000);
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': UNKNOWN_KEY })).status).toBe(401);
+
+    clients.forEach((client) => client.abort());
+    await Promise.all(held);
+    await until(async () => sampleValue(await metrics(), 'http_requests_in_flight') === 0, 30_000);
+  });
+});
+
+describe('Server-Timing', () => {
+  test('when a snap called the upstream, then its response names the total and the upstream time, and /metrics counts its overhead', async () => {
+    fake.script(delay(50, reply(UPSTREAM_PREDICTION)));
+    const before = sampleValue(await metrics(), 'http_request_overhead_seconds_count', { operation: 'createSnap' });
+    const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    expect(response.status).toBe(201);
+    const match = /^total;dur=(\d+\.\d), upstream;dur=(\d+\.\d)$/.exec(response.headers.get('server-timing') ?? '');
+    expect(match).not.toBeNull();
+    expect(Number(match?.[1])).toBeGreaterThanOrEqual(Number(match?.[2]));
+    expect(sampleValue(await metrics(), 'http_request_overhead_seconds_count', { operation: 'createSnap' })).toBe(before + 1);
+  });
+
+  test('when a request never reached the upstream, then its response has the total only', async () => {
+    const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': UNKNOWN_KEY });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('server-timing')).toMatch(/^total;dur=\d+\.\d$/);
+    expect(fake.requests).toHaveLength(0);
+  });
+});

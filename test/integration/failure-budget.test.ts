@@ -1,0 +1,108 @@
+/**
+ * The failure budget through the whole service, with the real `openai` client against
+ * the fake upstream: snaps whose answers are refused (a Visionary secondary profile) cost
+ * at most the budget's worth of upstream calls per account; past it, calls are refused
+ * with 429 and Retry-After before any upstream call; the count is shared by instances
+ * through Redis, and held by the process alone without Redis.
+ */
+import { randomUUID } from 'node:crypto';
+import { bodyOf } from '../support/json';
+import { reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { balanceOf, createAccount, PERSON } from '../support/factories';
+import { sampleValue } from '../support/prometheus';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+const VISIONARY = { ...UPSTREAM_PREDICTION, secondary_profile: 'Visionary', secondary_code: 'VI' };
+let fake: FakeOpenAi;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  await fake.close();
+});
+
+beforeEach(() => fake.reset());
+
+async function start(env: Record<string, string | undefined> = {}): Promise<TestServer> {
+  const server = await startTestServer({
+    OPENAI_API_KEY: 'sk-budget-0123456789',
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MODEL: 'gpt-budget-test',
+    OPENAI_MAX_RETRIES: '0',
+    ...env,
+  });
+  servers.push(server);
+  return server;
+}
+
+async function snapStatuses(server: TestServer, apiKey: string, count: number): Promise<Response[]> {
+  const responses: Response[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey });
+    await response.arrayBuffer();
+    responses.push(response);
+  }
+  return responses;
+}
+
+describe('failure budget', () => {
+  test('when 30 snaps are steered to a Visionary secondary, then only the default budget of 10 reaches the upstream and the rest are 429 with Retry-After', async () => {
+    const server = await start({ RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
+    fake.always(reply(VISIONARY));
+    const account = await createAccount(server, 5);
+    const responses = await snapStatuses(server, account.apiKey, 30);
+    expect(responses.map((r) => r.status)).toEqual([...Array<number>(10).fill(500), ...Array<number>(20).fill(429)]);
+    expect(fake.requests).toHaveLength(10);
+    const refused = responses[29];
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused?.headers.get('retry-after'))).toBeLessThanOrEqual(600);
+    expect(await balanceOf(server, account.accountId)).toBe(5);
+    const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
+    expect(sampleValue(text, 'failure_budget_refusals_total', { operation: 'createSnap' })).toBe(20);
+    expect(sampleValue(text, 'failure_budget_failures_total', { operation: 'createSnap' })).toBe(10);
+  });
+
+  test('when refused, then the body is the contract 429 envelope and another account is not refused', async () => {
+    const server = await start({ FAILURE_BUDGET_CALLS: '2', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
+    fake.always(reply(VISIONARY));
+    const spent = await createAccount(server, 5);
+    await snapStatuses(server, spent.apiKey, 2);
+    const refused = await server.post('/api/v1/snap', PERSON, { 'x-api-key': spent.apiKey });
+    expect(refused.status).toBe(429);
+    expect(await bodyOf(refused)).toMatchObject({ success: false, statusCode: 429, message: 'ThrottlerException: Too Many Requests', error: 'ThrottlerException: Too Many Requests' });
+    fake.always(reply(UPSTREAM_PREDICTION));
+    const other = await createAccount(server, 5);
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': other.apiKey })).status).toBe(201);
+  });
+
+  test('when one instance counted the failures, then another instance sharing Redis refuses the account', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const first = await start({ FAILURE_BUDGET_CALLS: '3', RATE_LIMIT_REDIS_PREFIX: prefix });
+    const second = await start({ FAILURE_BUDGET_CALLS: '3', RATE_LIMIT_REDIS_PREFIX: prefix });
+    fake.always(reply(VISIONARY));
+    const account = await createAccount(first, 5);
+    expect((await snapStatuses(first, account.apiKey, 3)).map((r) => r.status)).toEqual([500, 500, 500]);
+    expect((await second.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(429);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  test('when there is no Redis, then the process counts the budget alone', async () => {
+    const server = await start({ FAILURE_BUDGET_CALLS: '3', REDIS_URL: undefined });
+    fake.always(reply(VISIONARY));
+    const account = await createAccount(server, 5);
+    expect((await snapStatuses(server, account.apiKey, 5)).map((r) => r.status)).toEqual([500, 500, 500, 429, 429]);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  test('when FAILURE_BUDGET_CALLS is 0, then failures are not bounded', async () => {
+    const server = await start({ FAILURE_BUDGET_CALLS: '0', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
+    fake.always(reply(VISIONARY));
+    const account = await createAccount(server, 5);
+    expect((await snapStatuses(server, account.apiKey, 12)).every((r) => r.status === 500)).toBe(true);
+    expect(fake.requests).toHaveLength(12);
+  });
+});

@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError } from '../../../src/domain/app-error';
+import { admissionControl } from '../../../src/http/admission';
+
+/** A response that closes when the test says so. */
+function response(): Response & { close(): void } {
+  const emitter = new EventEmitter();
+  return Object.assign(emitter, { close: () => emitter.emit('close') }) as unknown as Response & { close(): void };
+}
+
+function admit(handler: ReturnType<typeof admissionControl>, res: Response): unknown {
+  let passed: unknown = 'not called';
+  handler({} as Request, res, ((err?: unknown) => (passed = err)) as NextFunction);
+  return passed;
+}
+
+describe('admissionControl', () => {
+  test('when the bound is reached, then the next request is shed as overloaded with Retry-After, and admitted again once one closes', () => {
+    const shed: number[] = [];
+    const counts: number[] = [];
+    const handler = admissionControl({ maxInFlight: 2, retryAfterSeconds: 1, onShed: () => shed.push(1), onCount: (d) => counts.push(d) });
+    const first = response();
+    expect(admit(handler, first)).toBeUndefined();
+    expect(admit(handler, response())).toBeUndefined();
+    const refused = admit(handler, response());
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ kind: 'overloaded', message: 'Service temporarily unavailable', retryAfterSeconds: 1 });
+    expect(shed).toHaveLength(1);
+    first.close();
+    expect(admit(handler, response())).toBeUndefined();
+    expect(counts).toEqual([1, 1, -1, 1]);
+  });
+});

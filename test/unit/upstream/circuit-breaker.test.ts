@@ -1,0 +1,85 @@
+import { CircuitBreaker } from '../../../src/upstream/circuit-breaker';
+
+/** A breaker that opens after 2 failures for 1,000 ms of a clock the test moves. */
+function aBreaker(): { breaker: CircuitBreaker; advance: (ms: number) => void } {
+  let now = 0;
+  const breaker = new CircuitBreaker({ failures: 2, cooldownMs: 1000, now: () => now });
+  return { breaker, advance: (ms) => (now += ms) };
+}
+
+describe('CircuitBreaker', () => {
+  test('when fewer failures in a row than the threshold happened, then it stays closed and every call passes', () => {
+    const { breaker } = aBreaker();
+    breaker.failed();
+
+    expect(breaker.state).toBe('closed');
+    expect([breaker.enter(), breaker.enter()]).toEqual(['pass', 'pass']);
+  });
+
+  test('when a success comes between failures, then the count starts again', () => {
+    const { breaker } = aBreaker();
+    breaker.failed();
+    breaker.succeeded();
+    breaker.failed();
+
+    expect(breaker.state).toBe('closed');
+  });
+
+  test('when the threshold is reached, then it opens and calls skip the upstream until the cool-down ends', () => {
+    const { breaker, advance } = aBreaker();
+    breaker.failed();
+    breaker.failed();
+
+    expect(breaker.enter()).toBe('skip');
+    advance(999);
+    expect(breaker.enter()).toBe('skip');
+  });
+
+  test('when the cool-down has passed, then exactly one call is the trial and the others keep skipping', () => {
+    const { breaker, advance } = aBreaker();
+    breaker.failed();
+    breaker.failed();
+    advance(1000);
+
+    expect(breaker.state).toBe('half-open');
+    expect([breaker.enter(), breaker.enter(), breaker.enter()]).toEqual(['trial', 'skip', 'skip']);
+  });
+
+  test('when the trial succeeds, then it closes and every call passes', () => {
+    const { breaker, advance } = aBreaker();
+    breaker.failed();
+    breaker.failed();
+    advance(1000);
+    breaker.enter();
+    breaker.succeeded();
+
+    expect(breaker.state).toBe('closed');
+    expect([breaker.enter(), breaker.enter()]).toEqual(['pass', 'pass']);
+  });
+
+  test('when the trial fails, then it opens for another whole cool-down', () => {
+    const { breaker, advance } = aBreaker();
+    breaker.failed();
+    breaker.failed();
+    advance(1000);
+    breaker.enter();
+    breaker.failed();
+
+    expect(breaker.enter()).toBe('skip');
+    advance(999);
+    expect(breaker.enter()).toBe('skip');
+    advance(1);
+    expect(breaker.enter()).toBe('trial');
+  });
+
+  test('when the trial is abandoned, then the next call is the trial', () => {
+    const { breaker, advance } = aBreaker();
+    breaker.failed();
+    breaker.failed();
+    advance(1000);
+    breaker.enter();
+    breaker.trialAbandoned();
+
+    expect([breaker.enter(), breaker.enter()]).toEqual(['trial', 'skip']);
+  });
+});
