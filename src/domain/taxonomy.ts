@@ -22,7 +22,8 @@ export interface HeldToTaxonomy {
 
 export function heldToTaxonomy(given: SnapPrediction): HeldToTaxonomy {
   const repairs = new Set<TaxonomyRule>();
-  const pair = (name: ProfileName | null, code: ProfileCode | null): [ProfileName | null, ProfileCode | null] => {
+  const pair = (givenName: ProfileName | null | undefined, givenCode: ProfileCode | null | undefined): [ProfileName | null, ProfileCode | null] => {
+    const [name, code] = [givenName ?? null, givenCode ?? null];
     const agreed: [ProfileName | null, ProfileCode | null] = name !== null ? [name, codeOf(name)] : [code === null ? null : nameOf(code), code];
     if (agreed[0] !== name || agreed[1] !== code) repairs.add('name-decides-code');
     return agreed;
