@@ -3,17 +3,18 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run run-local-llm test lint typecheck gen gen-check unit integration llm contract docs bench clean
+.PHONY: help install build run run-local-llm test lint typecheck gen gen-check unit integration llm contract image image-test deploy-check docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
-	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration and contract tests"
+	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
+	@echo "make image - the container image (buildah, no daemon) as an OCI archive and its SBOM in dist/image/ (docs/deploy.md)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
 	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes test-output/bench/results.md"
-	@echo "make lint | typecheck | gen | gen-check | unit | integration | build | clean"
+	@echo "make lint | typecheck | gen | gen-check | unit | integration | image-test | deploy-check | build | clean"
 
 install: $(NPM_STAMP)
 
@@ -34,7 +35,7 @@ run-local-llm: build
 	scripts/ensure-python-tools.sh
 	scripts/llm/run-local.sh
 
-test: install lint typecheck gen-check unit integration llm contract
+test: install lint typecheck gen-check unit integration llm contract image-test deploy-check
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
 # parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
@@ -76,6 +77,23 @@ llm: build
 # and screenshots land in test-output/contract/.
 contract: build
 	scripts/contract/run.sh
+
+# The image (Containerfile) built with buildah on the CI base that scripts/image/build-base.sh
+# assembles from Debian's packages (cached outside the clone); dist/image/ gets the OCI
+# archive, its SBOM and image.env. BASE_IMAGE=docker.io/library/node:20-slim builds on the official one.
+image: install
+	scripts/ensure-system-packages.sh
+	scripts/image/build.sh
+
+# The built image under podman against the test PostgreSQL and Redis (test/image).
+image-test: image
+	scripts/with-test-services.sh npx jest --selectProjects image --runInBand
+
+# Offline checks of the deployment files: the Helm chart (helm lint, helm template |
+# kubeconform -strict, two Kubernetes versions), compose.yaml (Compose Specification schema)
+# and the production dependencies' licences; each proves first that it can fail (test/deploy/).
+deploy-check: install
+	scripts/deploy/check.sh
 
 docs: install
 	npm run docs --silent

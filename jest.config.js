@@ -1,6 +1,7 @@
 /**
- * Four projects: fast unit tests, integration tests against real PostgreSQL and Redis,
- * the real-model tier (a real LLM on the CPU), and contract tests against the live service that `make contract` starts.
+ * Five projects: fast unit tests, integration tests against real PostgreSQL and Redis,
+ * the real-model tier (a real LLM on the CPU), contract tests against the live service
+ * that `make contract` starts, and the image smoke test against the container `make image` builds.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
@@ -33,6 +34,13 @@ module.exports = {
       displayName: 'contract',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/contract/**/*.test.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // The built image under podman (make image-test): needs make image first.
+      displayName: 'image',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/image/**/*.test.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
   ],

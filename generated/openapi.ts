@@ -411,9 +411,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description A call with this `Idempotency-Key` is still running. Nothing was charged; retry after it finishes. */
+        /**
+         * @description A call with this `Idempotency-Key` is still running. Nothing was charged; retry after it
+         *     finishes. `Retry-After` says within how many seconds the key is free again if that call
+         *     has died (a running call renews its claim every 5 seconds; one not renewed for 15 seconds
+         *     is taken over by the next retry); a running call may finish sooner.
+         */
         IdempotencyConflict: {
             headers: {
+                "Retry-After": components["headers"]["Idempotency-Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -545,8 +551,11 @@ export interface components {
          * @description A key of your choosing (e.g. a UUID) that makes the call safe to retry. Within 24 hours,
          *     a retry with the same key and the same body returns the first success unchanged
          *     (with `Idempotent-Replayed: true`) and charges nothing; the same key with another
-         *     body is `422`; a retry while the first call is still running is `409`. Failures are
-         *     not kept, so a retry after a `500` runs again. Keys are scoped to your account.
+         *     body is `422`; a retry while the first call is still running is `409` with
+         *     `Retry-After`. Failures are not kept, so a retry after a `500` or `503` runs again (a
+         *     key whose call failed while the database was down is freed as soon as it answers
+         *     again, and the key of a call whose server died is free within 15 seconds). Keys are
+         *     scoped to your account.
          */
         IdempotencyKey: string;
     };
@@ -558,6 +567,8 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Whole seconds until the current window resets. */
         "X-RateLimit-Reset": number;
+        /** @description Whole seconds within which the `Idempotency-Key` is free again if the call holding it has died (at most 15). */
+        "Idempotency-Retry-After": number;
         /** @description Whole seconds until requests are accepted again: until the rate-limit window resets or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
         "Retry-After": number;
         /** @description Present when the request was shed because the instance had too many requests in flight: whole seconds after which the same request can be sent again. */
@@ -581,8 +592,11 @@ export interface operations {
                  * @description A key of your choosing (e.g. a UUID) that makes the call safe to retry. Within 24 hours,
                  *     a retry with the same key and the same body returns the first success unchanged
                  *     (with `Idempotent-Replayed: true`) and charges nothing; the same key with another
-                 *     body is `422`; a retry while the first call is still running is `409`. Failures are
-                 *     not kept, so a retry after a `500` runs again. Keys are scoped to your account.
+                 *     body is `422`; a retry while the first call is still running is `409` with
+                 *     `Retry-After`. Failures are not kept, so a retry after a `500` or `503` runs again (a
+                 *     key whose call failed while the database was down is freed as soon as it answers
+                 *     again, and the key of a call whose server died is free within 15 seconds). Keys are
+                 *     scoped to your account.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -617,8 +631,11 @@ export interface operations {
                  * @description A key of your choosing (e.g. a UUID) that makes the call safe to retry. Within 24 hours,
                  *     a retry with the same key and the same body returns the first success unchanged
                  *     (with `Idempotent-Replayed: true`) and charges nothing; the same key with another
-                 *     body is `422`; a retry while the first call is still running is `409`. Failures are
-                 *     not kept, so a retry after a `500` runs again. Keys are scoped to your account.
+                 *     body is `422`; a retry while the first call is still running is `409` with
+                 *     `Retry-After`. Failures are not kept, so a retry after a `500` or `503` runs again (a
+                 *     key whose call failed while the database was down is freed as soon as it answers
+                 *     again, and the key of a call whose server died is free within 15 seconds). Keys are
+                 *     scoped to your account.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

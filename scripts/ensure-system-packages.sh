@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (PostgreSQL, Redis, Chromium for the docs
-# page test of make contract, and a JDK and Maven for openapi-generator and its Java client)
+# page test of make contract, a JDK and Maven for openapi-generator and its Java client,
+# and for make image and its smoke test: buildah, podman with runc, mmdebstrap with
+# Debian's archive keyring, uidmap)
 # when they are missing.
 # Needs root (as on CI and the developer machines) or passwordless sudo.
 set -euo pipefail
@@ -11,6 +13,13 @@ ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v javac >/dev/null 2>&1 || missing+=(default-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
+command -v buildah >/dev/null 2>&1 || missing+=(buildah)
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+# podman would pick crun, which fails on these machines: runc is asked for by name.
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+command -v newuidmap >/dev/null 2>&1 || missing+=(uidmap)
+command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
+[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || missing+=(debian-archive-keyring)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""

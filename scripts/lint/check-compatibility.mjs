@@ -12,7 +12,9 @@
  *      WARN and above. openapi/oasdiff-levels.txt (a format without comments) raises two
  *      checks oasdiff counts as INFO to errors, because this API documents every error
  *      status and header it answers and a client may rely on each: a removed error status
- *      (response-non-success-status-removed), a removed optional response header.
+ *      (response-non-success-status-removed), a removed optional response header. A
+ *      deprecation must carry `x-sunset` (a date) at least 180 days ahead, and a removal
+ *      comes only after that date (--deprecation-days-stable).
  *   3. The fixed message texts: every `message` a response of the release documents (its
  *      examples, its `const`) is still documented for the same operation and status.
  *      oasdiff compares schemas, not examples, and the error texts live in examples.
@@ -36,6 +38,8 @@ export const OASDIFF = 'github.com/oasdiff/oasdiff@v1.36.0';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEFAULT_BASELINE = join(root, 'openapi/last-release.yaml');
 const LEVELS = join(root, 'openapi/oasdiff-levels.txt');
+/** The policy's minimum notice: a deprecated operation's `x-sunset` is at least this far from the change (oasdiff checks it). */
+const DEPRECATION_DAYS = 180;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 const { values: options } = parseArgs({
@@ -91,7 +95,7 @@ function checkReleaseTags(released, baselineText) {
 
 function checkBreakingChanges() {
   const env = { ...process.env, PATH: `${process.env.PATH ?? ''}:/usr/local/go/bin` };
-  const args = ['run', OASDIFF, 'breaking', baselinePath, specPath, '--fail-on', 'WARN', '--severity-levels', LEVELS, '--format', 'text', '--color', 'never'];
+  const args = ['run', OASDIFF, 'breaking', baselinePath, specPath, '--fail-on', 'WARN', '--severity-levels', LEVELS, '--deprecation-days-stable', String(DEPRECATION_DAYS), '--format', 'text', '--color', 'never'];
   const result = spawnSync('go', args, { encoding: 'utf8', env, maxBuffer: 16 * 1024 * 1024 });
   if (result.error) {
     problems.push(`cannot run go (${result.error.message}): Go runs oasdiff (${OASDIFF}); install Go (https://go.dev/dl/) into /usr/local/go or onto PATH`);

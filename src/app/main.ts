@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   logger.info(
     {
       url: server.url,
-      adminUrl: server.adminUrl ?? 'off (no ADMIN_TOKEN)',
+      adminUrl: server.adminUrl,
+      adminApi: config.adminToken ? 'on' : 'off (no ADMIN_TOKEN): health, readiness and metrics only',
       database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})`,
       rateLimitStore: server.services.rateLimit.shared() ? 'redis' : config.redisUrl ? 'memory until Redis answers' : 'memory',
       predictor: config.openai ? `openai (${config.openai.primary.model}${config.openai.fallback ? `, fallback ${config.openai.fallback.model}` : ''})` : 'embedded',

@@ -1,6 +1,6 @@
 /**
- * Starts the service: services, the public listener and (with ADMIN_TOKEN) the admin
- * listener. `close()` stops accepting connections, lets requests in flight finish
+ * Starts the service: services, the public listener and the admin listener (health,
+ * readiness and metrics always; the admin API with ADMIN_TOKEN). `close()` stops accepting connections, lets requests in flight finish
  * within SHUTDOWN_TIMEOUT_SECONDS, then releases the database and Redis.
  */
 import { once } from 'node:events';
@@ -21,8 +21,8 @@ export interface RunningServer {
   services: Services;
   /** Base URL of the public listener, e.g. http://127.0.0.1:3000 */
   url: string;
-  /** Base URL of the admin listener, when it runs. */
-  adminUrl: string | undefined;
+  /** Base URL of the admin listener (ops endpoints; the admin API too with ADMIN_TOKEN). */
+  adminUrl: string;
   close(): Promise<void>;
 }
 
@@ -42,17 +42,15 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     metrics: options.metrics === 'cluster' ? clusterExposition(services.metrics.registry) : processExposition(services.metrics.registry),
     logger,
   };
-  const admin = config.adminToken
-    ? await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost, config.requestTimeoutSeconds)
-    : undefined;
+  const admin = await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost, config.requestTimeoutSeconds);
   let closing: Promise<void> | undefined;
   return {
     services,
     url: urlOf(api),
-    adminUrl: admin ? urlOf(admin) : undefined,
+    adminUrl: urlOf(admin),
     close: () => {
       closing ??= (async () => {
-        await Promise.all([api, admin].map((server) => server && drain(server, config.shutdownTimeoutSeconds * 1000)));
+        await Promise.all([api, admin].map((server) => drain(server, config.shutdownTimeoutSeconds * 1000)));
         await services.close();
       })();
       return closing;

@@ -3,7 +3,7 @@
  * closes them in reverse order.
  */
 import type { Knex } from 'knex';
-import { creditHoldLeaseSeconds, idempotencyLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
+import { creditHoldLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
 import type { Config, OpenAiConfig, UpstreamEndpoint } from '../config/config';
 import { KnexAccountRepository } from '../data/account-repository';
 import { CachedCallerRepository } from '../data/cached-caller-repository';
@@ -100,6 +100,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
   });
   sweeper.start();
+  const idempotency = reportingOutages(new KnexIdempotencyRepository(db));
+  idempotency.start();
   return {
     db,
     callers,
@@ -107,7 +109,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     credits,
     snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
-    idempotency: reportingOutages(new KnexIdempotencyRepository(db, idempotencyLeaseSeconds(config))),
+    idempotency,
     usage: reportingOutages(new KnexUsageRepository(db)),
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
     upstreamHealth,
@@ -117,6 +119,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     close: async () => {
       await sweeper.stop();
       await callers.stop();
+      await idempotency.stop();
       await rateLimit.close();
       await upstream?.close();
       await failureBudget.close();

@@ -26,8 +26,3 @@ export function creditHoldLeaseSeconds(config: Upstream): number {
 export function sweepIntervalMs(config: Upstream): number {
   return Math.min(30, Math.max(1, creditHoldLeaseSeconds(config) / 4)) * 1000;
 }
-
-/** An Idempotency-Key claim is honoured twice as long as a call can run, plus a minute. */
-export function idempotencyLeaseSeconds(config: Upstream): number {
-  return Math.ceil(2 * (config.openai?.timeoutSeconds ?? 0)) + 60;
-}

@@ -1,7 +1,8 @@
 /**
  * Idempotency-Key (DESIGN.md): within 24 hours a replay with the same key and body
  * returns the first success unchanged (rebuilt from the stored row) and charges nothing; the same key with another
- * body is 422; a replay while the first call runs is 409. Failures release the key.
+ * body is 422; a replay while the first call runs is 409 with Retry-After. Failures release the key;
+ * a claim is kept alive by its call (the repository renews it) and lapses soon after that call dies.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from './app-error';
@@ -41,19 +42,28 @@ export async function idempotently<T>(
   if (claim.status !== 'claimed' && claim.fingerprint !== fingerprint) {
     throw new AppError({ kind: 'idempotency_mismatch', message: MESSAGES.idempotencyMismatch });
   }
-  if (claim.status === 'pending') throw inProgress();
+  if (claim.status === 'pending') throw inProgress(claim.retryAfterSeconds);
   if (claim.status === 'completed') return { result: await replay(claim.resultId), replayed: true };
   try {
     return { result: await work(claimed), replayed: false };
   } catch (error) {
+    // A release the database did not take is retried by the repository once it answers.
     await keys.release(call.accountId, claimed).catch(() => undefined);
     throw error;
+  } finally {
+    keys.ended(call.accountId, claimed);
   }
 }
 
-/** Another call holds the key: it is still running (or took the key over from this one). */
-export function inProgress(): AppError {
-  return new AppError({ kind: 'conflict', message: MESSAGES.idempotencyInProgress });
+/** A claim not renewed for this long is taken over: its call died. */
+export const CLAIM_LIVENESS_SECONDS = 15;
+
+/**
+ * Another call holds the key: it is still running (or took the key over from this one).
+ * `retryAfterSeconds`: within how long the key is free if that call has died.
+ */
+export function inProgress(retryAfterSeconds = CLAIM_LIVENESS_SECONDS): AppError {
+  return new AppError({ kind: 'conflict', message: MESSAGES.idempotencyInProgress, retryAfterSeconds });
 }
 
 /** SHA-256 of the operation and its input; the input is built by us, so its JSON is canonical. */

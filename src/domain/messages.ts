@@ -28,5 +28,6 @@ export const MESSAGES = {
   nestedTooDeeply: (maxDepth: number) => `Request body must not be nested deeper than ${maxDepth} levels`,
   payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,
   routeNotFound: (method: string, path: string) => `Cannot ${method} ${path}`,
+  adminApiOff: 'The admin API is off: ADMIN_TOKEN is not set',
   methodNotAllowed: (method: string, path: string) => `Method ${method} is not allowed on ${path}`,
 } as const;

@@ -244,7 +244,8 @@ export interface ClaimedKey {
 
 export type IdempotencyClaim =
   | { status: 'claimed' }
-  | { status: 'pending'; fingerprint: string }
+  /** `retryAfterSeconds`: within how long the key is free if the call holding it has died. */
+  | { status: 'pending'; fingerprint: string; retryAfterSeconds: number }
   | { status: 'completed'; fingerprint: string; resultId: number };
 
 export interface IdempotencyRepository {
@@ -254,8 +255,13 @@ export interface IdempotencyRepository {
    * outlived its lease; otherwise what holds it.
    */
   claim(accountId: number, claimed: ClaimedKey, fingerprint: string): Promise<IdempotencyClaim>;
-  /** Frees a key after a failure, so a retry runs again; only while the claim is still this call's. */
+  /**
+   * Frees a key after a failure, so a retry runs again; only while the claim is still this
+   * call's. When the database does not answer, the release is tried again until it does.
+   */
   release(accountId: number, claimed: ClaimedKey): Promise<void>;
+  /** The call holding `claimed` is over (completed or released): its claim is no longer kept alive. */
+  ended(accountId: number, claimed: ClaimedKey): void;
 }
 
 export interface AccountSummary {

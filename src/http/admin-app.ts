@@ -1,9 +1,12 @@
 /**
- * The product-internal admin API (openapi/admin.yaml), on its own listener: bearer
- * token, JSON body, spec validation, handlers by operationId, the one error mapper.
- * Before all of that, the ops endpoints (/healthz, /readyz, /metrics): no token.
+ * The admin listener (openapi/admin.yaml). First the ops endpoints (/healthz, /readyz,
+ * /metrics): no token, and served whether or not the admin API is on. Then, with an
+ * ADMIN_TOKEN, the product-internal admin API: bearer token, JSON body, spec validation,
+ * handlers by operationId, the one error mapper; without one, a 404 that says it is off.
  */
 import express, { type Express } from 'express';
+import { AppError } from '../domain/app-error';
+import { MESSAGES } from '../domain/messages';
 import type { Logger } from '../support/logger';
 import { SPEC_PATHS } from '../support/project-root';
 import { adminTokenAuth } from './admin-auth';
@@ -17,12 +20,17 @@ import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
 import { specValidator } from './openapi/spec-validator';
 
-export function createAdminApp(adminToken: string, validateResponses: boolean, services: AdminDependencies, logger: Logger, ops: OpsDependencies): Express {
+export function createAdminApp(adminToken: string | undefined, validateResponses: boolean, services: AdminDependencies, logger: Logger, ops: OpsDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing
   app.use(securityHeaders());
   app.use(opsRoutes(ops));
+  if (adminToken === undefined) {
+    app.use((_req, _res, next) => next(new AppError({ kind: 'not_found', message: MESSAGES.adminApiOff })));
+    app.use(errorMapper);
+    return app;
+  }
   app.use(requestLog(logger.child({ listener: 'admin' })));
   app.use(adminTokenAuth(adminToken));
   app.use(jsonBody());

@@ -12,12 +12,6 @@ import { spawnServer } from '../support/spawned-server';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
 describe('PostgreSQL stopped', () => {
   let server: TestServer;
   let account: TestAccount;
@@ -87,11 +81,11 @@ describe('Redis stopped', () => {
     try {
       const ip = clientIp();
       for (let i = 0; i < 5; i += 1) {
-        const { value: response, ms } = await timed(() => server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip }));
+        const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
         expect(response.status).toBe(201);
+        // Counted in the process. (That a slow Redis costs a request at most fallbackAfterMs is
+        // test/unit/data/rate-limit/failover-store.test.ts's, on fake timers: no elapsed time here.)
         expect(response.headers.get('x-ratelimit-remaining')).toBe(String(49 - i));
-        // The store gives up on Redis after 100 ms; a request that hung on it would take seconds.
-        expect(ms).toBeLessThan(1000);
       }
     } finally {
       await controlService('redis-start');

@@ -72,14 +72,17 @@ describe('Idempotency-Key', () => {
   });
 
   test('when a replay arrives while the first call runs, then it answers 409 and the first still succeeds once', async () => {
-    fake.script(delay(700, reply(UPSTREAM_PREDICTION)));
+    fake.script(delay(1500, reply(UPSTREAM_PREDICTION)));
     const account = await createAccount(upstream, 5);
     const key = randomUUID();
     const first = postSnap(upstream, account, key);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => fake.inFlight() === 1);
     const during = await postSnap(upstream, account, key);
     const message = 'A request with this Idempotency-Key is still being processed';
     expect(during.status).toBe(409);
+    // Within how long the key is free if the first call has died: its claim was renewed less than 15 s ago.
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(during.headers.get('retry-after'))).toBeLessThanOrEqual(15);
     expect(await bodyOf(during)).toEqual({ success: false, message, error: message, statusCode: 409, timestamp: expect.any(String) });
     expect((await first).status).toBe(201);
     expect(await balanceOf(upstream, account.accountId)).toBe(4);
@@ -120,7 +123,7 @@ describe('Idempotency-Key', () => {
     expect(await snapCountOf(embedded, account.accountId)).toBe(2);
   });
 
-  test('when a call died holding its key, then the key is taken over after its lease', async () => {
+  test('when a call died holding its key, then the key is taken over once its claim is not renewed for 15 s', async () => {
     const account = await createAccount(embedded, 5);
     const key = randomUUID();
     await postSnap(embedded, account, key);
@@ -128,16 +131,22 @@ describe('Idempotency-Key', () => {
     const row = () => embedded.services.db('idempotency_keys').where({ account_id: account.accountId, key });
     await row().update({ state: 'pending', result_id: null, locked_at: embedded.services.db.raw('now()') });
     expect((await postSnap(embedded, account, key)).status).toBe(409);
-    await row().update({ locked_at: embedded.services.db.raw("now() - interval '1 hour'") });
+    await row().update({ locked_at: embedded.services.db.raw("now() - interval '16 seconds'") });
     const takenOver = await postSnap(embedded, account, key);
     expect(takenOver.status).toBe(201);
     expect(takenOver.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  /** Makes a running call's claim look abandoned, as if the call had outlived its lease. */
+  /**
+   * Makes a running call's claim look abandoned, as if its process had stopped renewing it
+   * (stalled past the liveness): no longer renewed here, and not renewed for an hour.
+   */
   async function expireLease(server: TestServer, account: TestAccount, key: string): Promise<void> {
-    const { db } = server.services;
-    await db('idempotency_keys').where({ account_id: account.accountId, key }).update({ locked_at: db.raw("now() - interval '1 hour'") });
+    const { db, idempotency } = server.services;
+    const row = () => db('idempotency_keys').where({ account_id: account.accountId, key });
+    const { owner } = await row().select('owner').first();
+    idempotency.ended(account.accountId, { key, owner });
+    await row().update({ locked_at: db.raw("now() - interval '1 hour'") });
   }
 
   test('when a call outlives its lease and its key is taken over, then only the call holding the key stores and charges', async () => {

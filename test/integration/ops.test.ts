@@ -159,3 +159,43 @@ describe('getMetrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
   });
 });
+
+describe('the admin listener without ADMIN_TOKEN', () => {
+  let tokenless: TestServer;
+
+  beforeAll(async () => {
+    tokenless = await startTestServer({ ADMIN_TOKEN: undefined });
+  });
+
+  afterAll(async () => {
+    await tokenless.close();
+  });
+
+  test('when the admin API is off, then /healthz, /readyz and /metrics still answer 200 for probes and scrapers', async () => {
+    const health = await fetch(`${tokenless.adminUrl}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await bodyOf(health)).toEqual({ status: 'ok' });
+    const readiness = await fetch(`${tokenless.adminUrl}/readyz`);
+    expect(readiness.status).toBe(200);
+    expect(await bodyOf(readiness)).toEqual({ status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } });
+    const metrics = await fetch(`${tokenless.adminUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^process_cpu_user_seconds_total /m);
+  });
+
+  test.each([
+    ['with no token', {}],
+    ['with a bearer token', { authorization: 'Bearer some-token-0123456789' }],
+  ])('when an admin route is asked %s, then it answers 404 saying the admin API is off, and creates nothing', async (_name, headers) => {
+    const response = await fetch(`${tokenless.adminUrl}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ name: 'should not exist', credits: 5 }),
+    });
+    expect(response.status).toBe(404);
+    const message = 'The admin API is off: ADMIN_TOKEN is not set';
+    expect(await bodyOf(response)).toEqual({ success: false, message, error: message, statusCode: 404, timestamp: expect.any(String) });
+    const created = await tokenless.services.db('accounts').where({ name: 'should not exist' }).count({ n: '*' }).first();
+    expect(Number(created?.n)).toBe(0);
+  });
+});

@@ -51,6 +51,7 @@ export type Behaviour =
   | { kind: 'reply'; content: unknown; refusal: string | null; finishReason: string; usage: ReplyOptions['usage']; gzip: boolean }
   | { kind: 'status'; code: number; body: unknown; headers: Readonly<Record<string, string>> }
   | { kind: 'delay'; ms: number; then: Behaviour }
+  | { kind: 'held'; until: Promise<void>; then: Behaviour }
   | { kind: 'hang' }
   | { kind: 'stall' }
   | { kind: 'garbage' };
@@ -100,6 +101,11 @@ export function status(
 /** Wait `ms` before sending any byte, then behave as `then`. */
 export function delay(ms: number, then: Behaviour): Behaviour {
   return { kind: 'delay', ms, then };
+}
+
+/** Send nothing until `until` resolves (an event of the test, not a clock), then behave as `then`. */
+export function heldUntil(until: Promise<void>, then: Behaviour): Behaviour {
+  return { kind: 'held', until, then };
 }
 
 /** Never answer; the connection stays open until the client gives up or the fake closes. */
@@ -227,6 +233,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         timers.add(timer);
         return;
       }
+      case 'held':
+        void behaviour.until.then(() => {
+          if (!res.destroyed) behave(res, behaviour.then, n, model);
+        });
+        return;
       case 'hang':
         return;
       case 'garbage':

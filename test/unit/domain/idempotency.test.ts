@@ -59,11 +59,25 @@ describe('idempotently', () => {
     const keys = new InMemoryIdempotency();
     let finish: () => void = () => undefined;
     const first = idempotently(keys, call({ a: 1 }), () => new Promise<number>((resolve) => (finish = () => resolve(1))), noReplay);
-    expect(await kindOf(idempotently(keys, call({ a: 1 }), async () => 2, noReplay))).toBe(
-      'conflict: A request with this Idempotency-Key is still being processed',
-    );
+    const replay = await idempotently(keys, call({ a: 1 }), async () => 2, noReplay).catch((e: unknown) => e);
+    expect(await kindOf(Promise.reject(replay))).toBe('conflict: A request with this Idempotency-Key is still being processed');
+    expect(replay).toMatchObject({ retryAfterSeconds: 7 });
     finish();
     await first;
+  });
+
+  test.each([
+    ['succeeds', async () => 1],
+    ['fails', async () => Promise.reject(new Error('upstream down'))],
+  ])('when the work %s, then its claim is no longer kept alive', async (_name, work) => {
+    const keys = new InMemoryIdempotency();
+    let owner = '';
+    await idempotently(keys, call({ a: 1 }), async (claimed) => {
+      owner = claimed?.owner ?? '';
+      expect(keys.endedOwners).toEqual([]);
+      return work();
+    }, noReplay).catch(() => undefined);
+    expect(keys.endedOwners).toEqual([owner]);
   });
 
   test('when the work fails, then the key is released and a retry runs again', async () => {

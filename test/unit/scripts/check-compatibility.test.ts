@@ -69,6 +69,22 @@ describe('check-compatibility (make lint)', () => {
     expect({ status, output }).toEqual({ status: 1, output: expect.stringContaining(reason) });
   });
 
+  const DEPRECATE = ['      operationId: createCommsAnalysis\n', '      operationId: createCommsAnalysis\n      deprecated: true\n'] as const;
+
+  test('when an operation is deprecated with an x-sunset more than 180 days ahead, then it passes', () => {
+    const sunset = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+    const { status, output } = gate(changed(DEPRECATE[0], `${DEPRECATE[1]}      x-sunset: '${sunset}'\n`));
+    expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('is compatible with release') });
+  });
+
+  test.each([
+    ['without an x-sunset', changed(...DEPRECATE), 'api-deprecated-sunset-missing'],
+    ['with an x-sunset less than 180 days ahead', changed(DEPRECATE[0], `${DEPRECATE[1]}      x-sunset: '${new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)}'\n`), 'api-sunset-date-too-small'],
+  ])('when an operation is deprecated %s, then it fails', (_name, spec, reason) => {
+    const { status, output } = gate(spec);
+    expect({ status, output }).toEqual({ status: 1, output: expect.stringContaining(reason) });
+  });
+
   test('when the spec changes and the changelog lists nothing under [Unreleased], then it fails', () => {
     const { status, output } = gate(changed(SNAP_RESPONSE_TAIL, `${SNAP_RESPONSE_TAIL}        tone:\n          $ref: '#/components/schemas/NullableText'\n`), EMPTY_CHANGELOG);
     expect({ status, output }).toEqual({ status: 1, output: expect.stringContaining('list the change under "## [Unreleased]"') });

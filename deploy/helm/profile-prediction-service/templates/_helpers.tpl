@@ -1,0 +1,86 @@
+{{/* Names and labels. */}}
+{{- define "pps.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "pps.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "pps.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "pps.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "pps.labels" -}}
+{{ include "pps.selectorLabels" . }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{- define "pps.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "pps.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "pps.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{/* The Secret every pod and the migration Job read: secrets.existingSecret, or one named after the release. */}}
+{{- define "pps.secretName" -}}
+{{- .Values.secrets.existingSecret | default (include "pps.fullname" .) -}}
+{{- end -}}
+
+{{/* Environment shared by the service and the migration Job. */}}
+{{- define "pps.env" -}}
+{{- if lt (int .Values.config.shutdownTimeoutSeconds) (add (int .Values.config.openaiTimeoutSeconds) 15 | int) -}}
+{{- fail "config.shutdownTimeoutSeconds must be at least config.openaiTimeoutSeconds + 15: a shutdown must let paid calls in flight finish" -}}
+{{- end -}}
+- name: NODE_ENV
+  value: production
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.databaseUrlKey }}}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.redisUrlKey }}}
+- name: OPENAI_API_KEY
+  valueFrom:
+    secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.openaiApiKeyKey }}, optional: true}
+- name: OPENAI_TIMEOUT_SECONDS
+  value: {{ .Values.config.openaiTimeoutSeconds | quote }}
+- name: DATABASE_POOL_MAX
+  value: {{ .Values.config.databasePoolMax | quote }}
+- name: LOG_LEVEL
+  value: {{ .Values.config.logLevel | quote }}
+{{- range $name, $value := .Values.extraEnv }}
+- name: {{ $name }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- end -}}
+
+{{- define "pps.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: 10001
+runAsGroup: 10001
+fsGroup: 10001
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+
+{{- define "pps.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+privileged: false
+capabilities:
+  drop: [ALL]
+{{- end -}}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `make deploy-check`: the deployment files, validated offline.
+#  1. Helm chart (deploy/helm/profile-prediction-service): helm lint --strict, then helm
+#     template with the default values and with ci/production-values.yaml, each piped into
+#     kubeconform -strict for two Kubernetes minor versions (schemas from kubernetes-validate;
+#     ServiceMonitor is a CRD with no schema there, so it alone is skipped).
+#  2. compose.yaml against the Compose Specification schema (check-jsonschema).
+#  3. The licence of every production dependency against deploy/licences-allowed.txt.
+# Each check first proves it can fail, on a deliberately broken input in test/deploy/.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+KUBERNETES_VERSIONS=(1.30.0 1.37.0)
+chart=deploy/helm/profile-prediction-service
+
+scripts/ensure-python-tools.sh
+helm="$(scripts/deploy/go-tool.sh helm)"
+kubeconform="$(scripts/deploy/go-tool.sh kubeconform)"
+schemas="$(scripts/deploy/k8s-schemas.sh "${KUBERNETES_VERSIONS[@]}")"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# kubeconform FILE VERSION
+validate_manifests() {
+  "$kubeconform" -strict -summary -kubernetes-version "$2" -skip ServiceMonitor \
+    -schema-location "$schemas/{{ .NormalizedKubernetesVersion }}-local{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$1"
+}
+validate_compose() {
+  .venv/bin/check-jsonschema --builtin-schema vendor.compose-spec "$1"
+}
+# must_fail WHAT EXPECTED COMMAND...: the check has to reject a broken input, for the
+# reason it was broken for (EXPECTED in its output), not for some other failure.
+must_fail() {
+  local what="$1" expected="$2"
+  shift 2
+  if "$@" >"$work/must-fail.log" 2>&1; then
+    echo "deploy-check: $what accepted a deliberately broken input; the check cannot fail:" >&2
+    cat "$work/must-fail.log" >&2
+    exit 1
+  fi
+  if ! grep -qF -- "$expected" "$work/must-fail.log"; then
+    echo "deploy-check: $what failed on the broken input, but not with \"$expected\":" >&2
+    cat "$work/must-fail.log" >&2
+    exit 1
+  fi
+  echo "deploy-check: $what rejects the broken input: $expected"
+}
+
+echo "== Helm chart: helm lint, helm template | kubeconform -strict (Kubernetes ${KUBERNETES_VERSIONS[*]})"
+for version in "${KUBERNETES_VERSIONS[@]}"; do
+  must_fail "kubeconform ($version)" "additional properties 'replica' not allowed" validate_manifests test/deploy/broken-deployment.yaml "$version"
+done
+"$helm" lint --strict "$chart"
+"$helm" lint --strict "$chart" --values "$chart/ci/production-values.yaml"
+for values in default production; do
+  args=()
+  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml")
+  for version in "${KUBERNETES_VERSIONS[@]}"; do
+    "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"
+    echo "-- $values values, Kubernetes $version"
+    validate_manifests "$work/$values-$version.yaml" "$version"
+  done
+done
+
+echo "== compose.yaml against the Compose Specification"
+must_fail "the Compose schema check" "'service_ready' is not one of" validate_compose test/deploy/broken-compose.yaml
+validate_compose compose.yaml
+
+echo "== licences of the production dependencies"
+must_fail "the licence check" "copyleft-package@2.0.0: GPL-3.0-only is not on the allow-list" node scripts/deploy/check-licences.mjs test/deploy/sbom-with-copyleft.json
+npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx --sbom-type application --loglevel=error >"$work/sbom.cdx.json"
+node scripts/deploy/check-licences.mjs "$work/sbom.cdx.json"

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# `make image`: builds the Containerfile with buildah (no daemon: chroot isolation, vfs
+# storage) on the CI base (scripts/image/build-base.sh), and writes under dist/image/:
+#   profile-prediction-service-<tag>.oci.tar   the image as an OCI archive
+#   profile-prediction-service-<tag>.cdx.json  its CycloneDX SBOM (the one inside the image)
+#   image.env                                  IMAGE=<name:tag> for the smoke test
+# <tag> is the package version and the git revision (with -dirty for uncommitted changes).
+# BASE_IMAGE=<image> builds on another base (e.g. docker.io/library/node:20-slim).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+# shellcheck source=containers.sh
+. scripts/image/containers.sh
+
+base="${BASE_IMAGE:-$(scripts/image/build-base.sh)}"
+version="$(node -p 'require("./package.json").version')"
+revision="$(git rev-parse HEAD)"
+dirty=""
+[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty="-dirty"
+tag="$version-g${revision:0:12}$dirty"
+name="profile-prediction-service"
+image="localhost/$name:$tag"
+source_url="$(git config --get remote.origin.url || true)"
+
+# A TLS-inspecting proxy (NODE_EXTRA_CA_CERTS on the host): npm in the build trusts the same CAs.
+ca_args=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then
+  ca_args=(--volume "$NODE_EXTRA_CA_CERTS:/run/host-ca.crt:ro" --build-arg NODE_EXTRA_CA_CERTS=/run/host-ca.crt)
+fi
+
+start=$SECONDS
+buildah_ bud --quiet --isolation chroot --pull=false \
+  --build-arg BASE_IMAGE="$base" --build-arg VERSION="$version" --build-arg REVISION="$revision$dirty" \
+  ${source_url:+--build-arg SOURCE="$source_url"} "${ca_args[@]}" \
+  --ulimit nofile=16384:16384 \
+  -f Containerfile -t "$image" . >/dev/null
+echo "image: built $image in $((SECONDS - start)) s (base $base)"
+
+out="dist/image"
+rm -rf "$out"
+mkdir -p "$out"
+archive="$out/$name-$tag.oci.tar"
+buildah_ push --quiet "$image" "oci-archive:$archive:$tag"
+ctr="$(buildah_ from --pull-never "$image")"
+trap 'buildah_ rm "$ctr" >/dev/null' EXIT
+buildah_ run --isolation chroot "$ctr" cat /app/sbom.cdx.json >"$out/$name-$tag.cdx.json"
+echo "IMAGE=$image" >"$out/image.env"
+
+# Keep the storage from growing with every build: only this build of the service stays.
+buildah_ images --format '{{.Name}}:{{.Tag}}' | grep "/$name:" | grep -vx "$image" | xargs -r buildah "${STORAGE_OPTS[@]}" rmi >/dev/null 2>&1 || true
+buildah_ rmi --prune >/dev/null 2>&1 || true
+echo "image: $archive ($(du -m "$archive" | cut -f1) MB), SBOM $out/$name-$tag.cdx.json"
