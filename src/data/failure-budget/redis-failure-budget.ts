@@ -3,7 +3,10 @@
  * failures' times (a sliding log), and a "refused" key that lives exactly as long as the
  * account is past its budget. A failure updates both in one script; asking whether an
  * account is refused is one PTTL, the only Redis command on the path of a call that
- * succeeds.
+ * succeeds, and its answer is kept in this process: a refusal until it ends, "not
+ * refused" for `sharedAnswerMs` (1 s) or until this process counts a failure of that
+ * account. So another instance's failures reach this one within that second, and a busy
+ * account costs Redis one PTTL a second per instance rather than one per call.
  *
  * Redis absent (no REDIS_URL): the composition root uses the in-process budget alone.
  * Redis configured but not answering (down, slower than `fallbackAfterMs`): this
@@ -24,7 +27,12 @@ export interface RedisFailureBudgetOptions extends FailureBudgetLimits {
   logger: Logger;
   /** A Redis answer slower than this is not waited for: this process's count answers. */
   fallbackAfterMs?: number;
+  /** How long Redis's "not refused" for an account is taken as still true. */
+  sharedAnswerMs?: number;
 }
+
+/** Accounts whose answer is kept; past it the kept answers are forgotten at once (a bound, not a cache policy). */
+const MAX_KEPT_ANSWERS = 10_000;
 
 export interface ClosableFailureBudget extends FailureBudget {
   close(): Promise<void>;
@@ -48,7 +56,7 @@ end
 return count`;
 
 export async function createRedisFailureBudget(options: RedisFailureBudgetOptions): Promise<ClosableFailureBudget> {
-  const { redisUrl, prefix, logger, calls, windowMs, fallbackAfterMs = 100 } = options;
+  const { redisUrl, prefix, logger, calls, windowMs, fallbackAfterMs = 100, sharedAnswerMs = 1000 } = options;
   const { createClient } = await import('@redis/client');
   const client = createClient({
     url: redisUrl,
@@ -58,6 +66,10 @@ export async function createRedisFailureBudget(options: RedisFailureBudgetOption
   client.on('error', (err: Error) => logger.debug({ err: err.message }, 'failure budget: redis client error'));
   client.connect().catch(() => undefined); // the client retries for ever; until it is ready, this process counts alone
   const local = new MemoryFailureBudget({ calls, windowMs });
+  /** Account → until when Redis's last answer holds, and until when it refuses the account (0: not refused). */
+  const kept = new Map<number, { holdsUntil: number; refusedUntil: number }>();
+  const refusalUntil = (refusedUntil: number, now: number) =>
+    refusedUntil > now ? { retryAfterSeconds: Math.max(1, Math.ceil((refusedUntil - now) / 1000)) } : undefined;
   const failuresKey = (accountId: number) => `${prefix}failures:${accountId}`;
   const refusedKey = (accountId: number) => `${prefix}refused:${accountId}`;
   const shared = async <T>(command: string[]): Promise<T | undefined> => {
@@ -71,13 +83,24 @@ export async function createRedisFailureBudget(options: RedisFailureBudgetOption
   };
   return {
     async refusal(accountId) {
+      // This process's own failures answer first: it never waits on Redis to know what it counted itself.
+      const own = local.refusalNow(accountId);
+      if (own) return own;
+      const now = Date.now();
+      const answer = kept.get(accountId);
+      if (answer && now < answer.holdsUntil) return refusalUntil(answer.refusedUntil, now);
       const refusedMs = await shared<number>(['PTTL', refusedKey(accountId)]);
-      if (refusedMs === undefined) return local.refusalNow(accountId);
-      return refusedMs > 0 ? { retryAfterSeconds: Math.max(1, Math.ceil(refusedMs / 1000)) } : undefined;
+      if (refusedMs === undefined) return undefined;
+      const refusedUntil = refusedMs > 0 ? now + refusedMs : 0;
+      if (kept.size >= MAX_KEPT_ANSWERS) kept.clear();
+      kept.set(accountId, { holdsUntil: refusedUntil || now + sharedAnswerMs, refusedUntil });
+      return refusalUntil(refusedUntil, now);
     },
     async countFailure(accountId) {
+      kept.delete(accountId);
       await local.countFailure(accountId);
       await shared(['EVAL', COUNT_FAILURE, '2', failuresKey(accountId), refusedKey(accountId), String(Date.now()), String(windowMs), String(calls), randomUUID()]);
+      kept.delete(accountId); // an answer fetched while the script ran is already stale
     },
     async close() {
       local.close();
