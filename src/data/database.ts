@@ -55,7 +55,45 @@ export async function migrateToLatest(db: Knex): Promise<void> {
   });
 }
 
-/** What knex's pool (tarn) tells about its connections: the one place that reads knex's client internals. */
+/** A statement run by `onOwnConnection` failed: its error, and the PostgreSQL backend that ran it (none with PGlite, or when no connection was had). */
+export class StatementFailed extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly backendPid: number | undefined,
+  ) {
+    super('a statement on its own connection failed', { cause });
+    this.name = 'StatementFailed';
+  }
+}
+
+/**
+ * Runs one raw statement on a connection taken from the pool for it, so
+ * that when its answer is lost the caller knows which PostgreSQL backend ran it and can
+ * end that backend before looking the outcome up (charge-lost-answer.ts). Rejects with a
+ * StatementFailed.
+ *
+ * knex has no public way to take a connection and learn its backend: this uses its
+ * client's `acquireConnection`/`releaseConnection` and pg's `Client.processID`.
+ * test/integration/own-connection.test.ts fails when an upgrade moves either.
+ */
+export async function onOwnConnection(db: Knex, sql: string, bindings: Knex.ValueDict | readonly unknown[]): Promise<{ rows: unknown[] }> {
+  const client = db.client as { acquireConnection(): Promise<{ processID?: number }>; releaseConnection(connection: unknown): Promise<unknown> };
+  let connection: { processID?: number };
+  try {
+    connection = await client.acquireConnection();
+  } catch (error) {
+    throw new StatementFailed(error, undefined);
+  }
+  try {
+    return (await db.raw(sql, bindings as Knex.RawBinding[]).connection(connection)) as { rows: unknown[] };
+  } catch (error) {
+    throw new StatementFailed(error, connection.processID);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** What knex's pool (tarn) tells about its connections (this file is the one place that reads knex's client internals). */
 interface TarnPool {
   numUsed(): number;
   numFree(): number;

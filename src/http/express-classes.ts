@@ -12,6 +12,12 @@
  * request and response prototypes (the same parent, the same own properties), so
  * Express's call changes nothing and every request shares one hidden class. Call it
  * once per app, before the app serves.
+ *
+ * Gain (make bench, commit e7e3d74): service CPU per 201 from 0.57-0.79 ms to 0.38-0.55 ms.
+ * It rests on Express giving each request exactly `app.request`/`app.response` as its
+ * prototype; test/unit/http/express-classes.test.ts checks, inside a route of a real
+ * Express app, that the prototype is still this listener's class, so an upgrade that
+ * does otherwise fails there rather than losing the gain unnoticed.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, Request, Response } from 'express';

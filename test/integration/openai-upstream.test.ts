@@ -88,12 +88,10 @@ describe('OpenAI upstream: createSnap', () => {
       ['a refusal', [refuse('I cannot help with that.')], 1],
       ['content that is not JSON', [replyRaw('Sure! The profile is Catalyst.')], 1],
     ])('%s', async (_name, behaviours, attempts) => {
-      const started = Date.now();
       const { account, response, body } = await snapWith(behaviours);
       const message = 'Failed to generate snap Please try again later';
       expect(response.status).toBe(500);
       expect(body).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
-      expect(Date.now() - started).toBeLessThan(2500);
       expect(fake.requests.length).toBeLessThanOrEqual(attempts);
       expect(await balanceOf(server, account.accountId)).toBe(3);
       expect(await snapCountOf(server, account.accountId)).toBe(0);

@@ -1,52 +1,129 @@
+/**
+ * validationMessage on what express-openapi-validator (and the Ajv inside it) really
+ * says: each case sends a request through the validator's public `middleware()` on a
+ * small spec, and the text is made from the errors it raised. validation-messages.ts
+ * reads numbers and names out of Ajv's English messages (the validator passes on no
+ * structured `params`), so an upgrade that rewords them fails here, not in production.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type ErrorRequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
 import { validationMessage, type ValidatorErrorItem } from '../../../../src/http/openapi/validation-messages';
 
-const item = (path: string, keyword: string, message: string): ValidatorErrorItem => ({ path, message, errorCode: `${keyword}.openapi.validation` });
-
-describe('validationMessage', () => {
-  test.each<[string, { given: ValidatorErrorItem[]; want: string }]>([
-    ['a string of the wrong type', { given: [item('/body/name', 'type', 'must be string')], want: 'name must be a string' }],
-    ['a nullable string of the wrong type', { given: [item('/body/name', 'type', 'must be string,null')], want: 'name must be a string' }],
-    ['an integer of the wrong type', { given: [item('/body/snapId', 'type', 'must be integer')], want: 'snapId must be an integer number' }],
-    [
-      'a missing string property',
-      { given: [{ ...item('/body/notes', 'required', "must have required property 'notes'"), expectedType: 'string' }], want: 'notes should not be empty, notes must be a string' },
-    ],
-    [
-      'a missing integer property',
-      { given: [{ ...item('/body/snapId', 'required', "must have required property 'snapId'"), expectedType: 'integer' }], want: 'snapId should not be empty, snapId must be an integer number' },
-    ],
-    ['a missing property of unknown type', { given: [item('/body/notes', 'required', "must have required property 'notes'")], want: 'notes should not be empty' }],
-    [
-      'two missing properties',
-      {
-        given: [
-          { ...item('/body/name', 'required', "must have required property 'name'"), expectedType: 'string' },
-          { ...item('/body/notes', 'required', "must have required property 'notes'"), expectedType: 'string' },
-        ],
-        want: 'name should not be empty, name must be a string, notes should not be empty, notes must be a string',
+const SPEC: OpenAPIV3.DocumentV3 = {
+  openapi: '3.0.3',
+  info: { title: 'validation messages', version: '1' },
+  paths: {
+    '/things': {
+      post: {
+        operationId: 'createThing',
+        parameters: [{ name: 'idempotency-key', in: 'header', required: false, schema: { type: 'string', pattern: '^[a-z]+$' } }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name'],
+                properties: {
+                  name: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*$' },
+                  code: { type: 'string', minLength: 3 },
+                  snapId: { type: 'integer', format: 'int64', minimum: 1, maximum: 100 },
+                  channel: { type: 'string', enum: ['email', 'chat'] },
+                  nickname: { type: 'string', nullable: true },
+                  day: { type: 'string', format: 'date' },
+                },
+              },
+            },
+          },
+        },
+        responses: { '204': { description: 'accepted' } },
       },
-    ],
-    ['an empty string', { given: [item('/body/notes', 'minLength', 'must NOT have fewer than 1 characters')], want: 'notes should not be empty' }],
-    ['a longer minimum', { given: [item('/body/code', 'minLength', 'must NOT have fewer than 3 characters')], want: 'code must be longer than or equal to 3 characters' }],
-    ['a long string', { given: [item('/body/name', 'maxLength', 'must NOT have more than 200 characters')], want: 'name must be shorter than or equal to 200 characters' }],
-    ['an unknown property', { given: [item('/body/foo', 'additionalProperties', 'must NOT have additional properties')], want: 'property foo should not exist' }],
-    ['an unknown query parameter (no keyword)', { given: [{ path: '/query/page', message: "Unknown query parameter 'page'" }], want: 'property page should not exist' }],
-    ['a small number', { given: [item('/body/snapId', 'minimum', 'must be >= 1')], want: 'snapId must not be less than 1' }],
-    ['a large number', { given: [item('/body/snapId', 'maximum', 'must be <= 100')], want: 'snapId must not be greater than 100' }],
-    ['an enum', { given: [item('/body/channel', 'enum', 'must be equal to one of the allowed values: email, chat')], want: 'channel must be one of the following values: email, chat' }],
-    ['the no-NUL pattern', { given: [item('/body/name', 'pattern', 'must match pattern "^[^\\u0000]*$"')], want: 'name must not contain NUL characters' }],
-    ['a pattern', { given: [item('/headers/idempotency-key', 'pattern', 'must match pattern "^[a-z]+$"')], want: 'idempotency-key must match ^[a-z]+$ regular expression' }],
-    ['the whole body', { given: [item('/body', 'type', 'must be object')], want: 'request body must be an object' }],
-    [
-      'a type error and its format error',
-      { given: [item('/body/snapId', 'type', 'must be integer'), item('/body/snapId', 'format', 'must match format "int64"')], want: 'snapId must be an integer number' },
-    ],
-    [
-      'several problems',
-      { given: [item('/body/name', 'type', 'must be string'), item('/body/notes', 'minLength', 'must NOT have fewer than 1 characters')], want: 'name must be a string, notes should not be empty' },
-    ],
-    ['the same problem twice', { given: [item('/body/name', 'type', 'must be string'), item('/body/name', 'type', 'must be string')], want: 'name must be a string' }],
-  ])('when %s, then the text is class-validator style', (_name, { given, want }) => {
-    expect(validationMessage(given)).toBe(want);
+    },
+  },
+};
+
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  const app = express();
+  app.use(express.json());
+  app.use(OpenApiValidator.middleware({ apiSpec: SPEC, validateApiSpec: false, validateRequests: { allErrors: true }, validateResponses: false }));
+  app.post('/things', (_req, res) => {
+    res.status(204).end();
+  });
+  const onError: ErrorRequestHandler = (err: { status?: number; errors?: ValidatorErrorItem[] }, _req, res, _next) => {
+    res.status(err.status ?? 500).json({ text: validationMessage(err.errors ?? []) });
+  };
+  app.use(onError);
+  server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/things`;
+});
+
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+async function textFor(body: unknown, headers: Record<string, string> = {}, query = ''): Promise<string> {
+  const response = await fetch(`${url}${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  expect(response.status).toBe(400);
+  return ((await response.json()) as { text: string }).text;
+}
+
+describe('validationMessage on the validator\'s own errors', () => {
+  test.each<[string, unknown, string]>([
+    ['a string of the wrong type', { name: 1 }, 'name must be a string'],
+    ['a nullable string of the wrong type', { name: 'a', nickname: 5 }, 'nickname must be a string'],
+    ['an integer of the wrong type (and so of the wrong format)', { name: 'a', snapId: 1.5 }, 'snapId must be an integer number'],
+    ['an empty string', { name: '' }, 'name should not be empty'],
+    ['a longer minimum', { name: 'a', code: 'ab' }, 'code must be longer than or equal to 3 characters'],
+    ['a long string', { name: 'x'.repeat(201) }, 'name must be shorter than or equal to 200 characters'],
+    ['an unknown property', { name: 'a', foo: 1 }, 'property foo should not exist'],
+    ['a small number', { name: 'a', snapId: 0 }, 'snapId must not be less than 1'],
+    ['a large number', { name: 'a', snapId: 101 }, 'snapId must not be greater than 100'],
+    ['an enum', { name: 'a', channel: 'fax' }, 'channel must be one of the following values: email, chat'],
+    ['the no-NUL pattern', { name: 'a\u0000b' }, 'name must not contain NUL characters'],
+    ['a format', { name: 'a', day: 'tuesday' }, 'day must be a valid date'],
+    ['the whole body', [1], 'request body must be an object'],
+    ['several problems', { name: '', snapId: 'x' }, 'name should not be empty, snapId must be an integer number'],
+  ])('when %s, then the text is class-validator style', async (_name, body, want) => {
+    expect(await textFor(body)).toBe(want);
+  });
+
+  test('when a header does not match its pattern, then the text names the header and the pattern', async () => {
+    expect(await textFor({ name: 'a' }, { 'idempotency-key': 'ABC' })).toBe('idempotency-key must match ^[a-z]+$ regular expression');
+  });
+
+  test('when a query parameter the operation does not define is sent (the validator names no keyword), then it is an unknown property', async () => {
+    expect(await textFor({ name: 'a' }, {}, '?page=2')).toBe('property page should not exist');
+  });
+
+  test('when a required property is missing, then it is reported as empty (the type is added by required-field-types.ts)', async () => {
+    expect(await textFor({})).toBe('name should not be empty');
+  });
+});
+
+describe('validationMessage on items alone', () => {
+  const item = (path: string, keyword: string, message: string): ValidatorErrorItem => ({ path, message, errorCode: `${keyword}.openapi.validation` });
+
+  test('when a missing property\'s type is known, then both constraints are named', () => {
+    expect(validationMessage([{ ...item('/body/snapId', 'required', "must have required property 'snapId'"), expectedType: 'integer' }])).toBe(
+      'snapId should not be empty, snapId must be an integer number',
+    );
+  });
+
+  test('when the same problem comes twice, then it is said once', () => {
+    expect(validationMessage([item('/body/name', 'type', 'must be string'), item('/body/name', 'type', 'must be string')])).toBe('name must be a string');
+  });
+
+  test('when a message has no number where one is expected (a reworded Ajv), then the message is passed on rather than a wrong number', () => {
+    expect(validationMessage([item('/body/name', 'maxLength', 'is too long')])).toBe('name is too long');
   });
 });
