@@ -25,6 +25,7 @@ import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges'
 import { countFailureBudget } from '../metrics/counted-failure-budget';
 import { countKeyLookups } from '../metrics/counted-key-lookups';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
+import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
@@ -44,6 +45,8 @@ export interface Services {
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
   predictor: Predictor;
+  /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
+  upstreamHealth: UpstreamHealth | undefined;
   failureBudget: FailureBudget;
   rateLimit: RateLimitStore;
   metrics: Metrics;
@@ -87,6 +90,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   callers.start();
   const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
+  const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
     onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
@@ -108,7 +112,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency,
     usage: reportingOutages(new KnexUsageRepository(db)),
-    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics),
+    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
+    upstreamHealth,
     failureBudget: countFailureBudget(failureBudget, metrics),
     rateLimit,
     metrics,
@@ -177,6 +182,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       temperature: settings.temperature,
       seed: settings.seed,
       reasoningEffort: settings.reasoningEffort,
+      schemaLengthBounds: settings.schemaLengthBounds,
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });

@@ -26,6 +26,7 @@ export interface Metrics {
   upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome'>;
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
+  predictionsRepaired: Counter<'rule'>;
   upstreamQueueDuration: Histogram<'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
@@ -174,6 +175,12 @@ export function createMetrics(sources: MetricSources): Metrics {
       name: 'upstream_schema_mismatches_total',
       help: 'Upstream answers that did not match the JSON schema sent (the server ignored it); still mapped leniently.',
       labelNames: ['operation', 'upstream'] as const,
+      registers: [registry],
+    }),
+    predictionsRepaired: new Counter({
+      name: 'predictions_repaired_total',
+      help: 'Snap answers held to the taxonomy before they were stored, by rule (name-decides-code, secondary-equals-primary; openapi.yaml SnapResponse).',
+      labelNames: ['rule'] as const,
       registers: [registry],
     }),
     upstreamQueueDuration: new Histogram({
