@@ -23,6 +23,7 @@ import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { countFailureBudget } from '../metrics/counted-failure-budget';
+import { countKeyLookups } from '../metrics/counted-key-lookups';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
 import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
@@ -85,7 +86,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
-  const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
+  const callers = new CachedCallerRepository(countKeyLookups(reportingOutages(new KnexCallerRepository(db)), metrics));
   callers.start();
   const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);

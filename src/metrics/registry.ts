@@ -31,6 +31,7 @@ export interface Metrics {
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
   rateLimitedRequests: Counter;
+  apiKeyLookups: Counter;
 }
 
 /** Connections of the database pool: checked out, idle, and requests waiting for one. */
@@ -198,6 +199,11 @@ export function createMetrics(sources: MetricSources): Metrics {
     creditHoldsExpired: new Counter({
       name: 'credit_holds_expired_total',
       help: 'Credit holds whose lease ran out (their process died mid-call), given back to their accounts by the sweeper.',
+      registers: [registry],
+    }),
+    apiKeyLookups: new Counter({
+      name: 'api_key_lookups_total',
+      help: 'API-key lookups that reached the database: what the key cache did not answer (one per key at a time).',
       registers: [registry],
     }),
     rateLimitedRequests: new Counter({
