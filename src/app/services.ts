@@ -24,7 +24,9 @@ import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { countFailureBudget } from '../metrics/counted-failure-budget';
+import { countKeyLookups } from '../metrics/counted-key-lookups';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
+import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
@@ -44,6 +46,8 @@ export interface Services {
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
   predictor: Predictor;
+  /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
+  upstreamHealth: UpstreamHealth | undefined;
   failureBudget: FailureBudget;
   rateLimit: RateLimitStore;
   metrics: Metrics;
@@ -83,10 +87,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
-  const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
+  const callers = new CachedCallerRepository(countKeyLookups(reportingOutages(new KnexCallerRepository(db)), metrics));
   callers.start();
   const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
+  const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
     onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
@@ -108,7 +113,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency,
     usage: reportingOutages(new KnexUsageRepository(db)),
-    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics),
+    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
+    upstreamHealth,
     failureBudget: countFailureBudget(failureBudget, metrics),
     rateLimit,
     metrics,
@@ -180,6 +186,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       temperature: settings.temperature,
       seed: settings.seed,
       reasoningEffort: settings.reasoningEffort,
+      schemaLengthBounds: settings.schemaLengthBounds,
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });

@@ -46,6 +46,8 @@ export interface OpenAiConfig {
   temperature: number | undefined;
   seed: number | undefined;
   reasoningEffort: ReasoningEffort | undefined;
+  /** OPENAI_SCHEMA_LENGTH_BOUNDS: length limits in the schemas sent (llama.cpp, vLLM); never for OpenAI's strict mode. */
+  schemaLengthBounds: boolean;
   /** Sockets to each upstream at most; calls beyond them wait for one (counted in /metrics). */
   maxSockets: number;
   /** Consecutive primary failures that open the circuit breaker (only with a fallback). */
@@ -167,6 +169,7 @@ function readBounds(read: EnvReader, env: Env, hasFallback: boolean): Omit<OpenA
     temperature: env['OPENAI_TEMPERATURE'] === '' ? undefined : read.number('OPENAI_TEMPERATURE', 0, { min: 0, max: 2 }),
     seed: read.optionalString('OPENAI_SEED') === undefined ? undefined : read.integer('OPENAI_SEED', 0, { min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
     reasoningEffort: read.optionalString('OPENAI_REASONING_EFFORT') === undefined ? undefined : (read.oneOf('OPENAI_REASONING_EFFORT', REASONING_EFFORTS, '') as ReasoningEffort),
+    schemaLengthBounds: read.boolean('OPENAI_SCHEMA_LENGTH_BOUNDS', false),
     maxSockets: read.integer('OPENAI_MAX_SOCKETS', DEFAULT_MAX_SOCKETS, { min: 1, max: 100_000 }),
     breakerFailures: read.integer('OPENAI_BREAKER_FAILURES', 5, { min: 1, max: 1000 }),
     breakerCooldownSeconds: read.number('OPENAI_BREAKER_COOLDOWN_SECONDS', 30, { min: 0.1, max: 3600 }),

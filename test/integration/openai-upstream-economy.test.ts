@@ -159,6 +159,7 @@ describe('time budget', () => {
     fake.script(slow, reply(PREDICTION));
     const account = await createAccount(server, 1);
     const { response } = await snap(server, account.apiKey);
+    // The retry answered within the call's budget: the first attempt was cut, not waited out.
     expect(response.status).toBe(201);
     expect(fake.requests).toHaveLength(2);
     const calls = { operation: 'predictSnap', upstream: 'primary' };

@@ -63,14 +63,13 @@ describe('getReadiness', () => {
       await proxy.close();
     });
 
-    test(`then /readyz answers ${want.status} naming it, within a second and a half, and /healthz still answers 200`, async () => {
+    test(`then /readyz answers ${want.status} naming it, and /healthz still answers 200`, async () => {
       const before = await fetch(`${proxied.adminUrl}/readyz`);
       expect({ status: before.status, body: await bodyOf(before) }).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } } });
       await proxy.close();
 
-      const started = Date.now();
+      // No elapsed time asserted (the machine may be busy): each check's 1 s bound is test/unit/app/readiness.test.ts's.
       const response = await fetch(`${proxied.adminUrl}/readyz`);
-      expect(Date.now() - started).toBeLessThan(1500);
       expect({ status: response.status, body: await bodyOf(response) }).toEqual(want);
       expect((await fetch(`${proxied.adminUrl}/healthz`)).status).toBe(200);
     });

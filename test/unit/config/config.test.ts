@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       temperature: 0,
       seed: undefined,
       reasoningEffort: undefined,
+      schemaLengthBounds: false,
       maxSockets: 256,
       breakerFailures: 5,
       breakerCooldownSeconds: 30,
