@@ -3,11 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run test lint typecheck gen gen-check unit integration contract image image-test deploy-check docs bench clean
+.PHONY: help install build run run-local-llm test lint typecheck gen gen-check unit integration llm contract image image-test deploy-check docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
-	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration and contract tests, image smoke test, chart/compose/licence checks"
+	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
+	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
+	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
 	@echo "make image - the container image (buildah, no daemon) as an OCI archive and its SBOM in dist/image/ (docs/deploy.md)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
@@ -27,7 +29,13 @@ build: install
 run: build
 	DEMO_ACCOUNT=true node dist/src/app/main.js
 
-test: install lint typecheck gen-check unit integration contract image-test deploy-check
+# The whole real path offline: llama.cpp's server with the packaged SmolLM2-135M, and the
+# service pointed at it (docs/local-llm.md). For trying the integration, not for predictions.
+run-local-llm: build
+	scripts/ensure-python-tools.sh
+	scripts/llm/run-local.sh
+
+test: install lint typecheck gen-check unit integration llm contract image-test deploy-check
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
 # parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
@@ -57,6 +65,12 @@ unit: install
 
 integration: build
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
+
+# The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis
+# against llama.cpp's server with a packaged model on the CPU; a few minutes.
+llm: build
+	scripts/ensure-python-tools.sh
+	scripts/with-test-services.sh npx jest --selectProjects llm --runInBand
 
 # Schemathesis (schemathesis.toml), the docs page in Chromium and the SDK examples against the
 # built service on real PostgreSQL and Redis. SEED=<n> reproduces a Schemathesis run; reports

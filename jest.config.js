@@ -1,7 +1,7 @@
 /**
- * Four projects: fast unit tests, integration tests against real PostgreSQL and Redis,
- * contract tests against the live service that `make contract` starts, and the image
- * smoke test against the container `make image` builds.
+ * Five projects: fast unit tests, integration tests against real PostgreSQL and Redis,
+ * the real-model tier (a real LLM on the CPU), contract tests against the live service
+ * that `make contract` starts, and the image smoke test against the container `make image` builds.
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
@@ -20,6 +20,13 @@ module.exports = {
       displayName: 'integration',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // The real-model tier (`make llm`): llama.cpp's server with a packaged model (test/llm/).
+      displayName: 'llm',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/llm/**/*.test.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

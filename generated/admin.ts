@@ -138,7 +138,13 @@ export interface paths {
          *     rate limit counted there); without it the service still serves, counting the rate
          *     limit in each process (`rate_limit_store_shared` 0 in `/metrics`), so the check is
          *     `degraded` and the answer stays `200`: a Redis outage never takes every instance
-         *     out of a load balancer at once. Each check has 1 s; a failure is logged with its reason.
+         *     out of a load balancer at once. With an OpenAI-compatible upstream configured,
+         *     `upstream` says whether the latest call to each upstream got an answer (nothing is
+         *     sent to probe it: a probe would be a paid call): `degraded` once a call ended without
+         *     one (connection refused or lost, timed out, an HTTP error) while its client still
+         *     waited, `ok` again at the next answer. It never makes the answer `503`: every
+         *     instance calls the same upstream, so draining one helps nothing, but an operator
+         *     sees that calls are failing. Each check has 1 s; a failure is logged with its reason.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -290,6 +296,7 @@ export interface components {
             checks: {
                 postgresql: components["schemas"]["CheckState"];
                 redis?: components["schemas"]["CheckState"];
+                upstream?: components["schemas"]["CheckState"];
             };
         };
         SuccessEnvelope: {
@@ -541,7 +548,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description PostgreSQL answers; `status` is `degraded` when Redis does not (the rate limit is then per process). */
+            /** @description PostgreSQL answers; `status` is `degraded` when Redis does not (the rate limit is then per process), or when the upstream's latest call got no answer. */
             200: {
                 headers: {
                     [name: string]: unknown;

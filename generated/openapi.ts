@@ -125,7 +125,7 @@ export interface components {
          * @example 42
          */
         SnapId: number;
-        /** @description The prediction. Every field but `name` may be `null`. */
+        /** @description The prediction. Every field but `name` may be `null`. It always obeys the taxonomy, whatever the model answered: a profile and its code that disagree are repaired by the name (the code follows the name; a code without a name gives the name), and a secondary profile equal to the primary is no secondary (`secondary_profile`, `secondary_code` and `secondary_profile_summary` are `null`); each repair is counted in `predictions_repaired_total{rule}`. A secondary profile of Visionary is refused (500). */
         SnapResponse: {
             name: components["schemas"]["PersonName"];
             /** @description The primary profile, or `null` when the prediction does not provide one. */

@@ -3,28 +3,28 @@
  * predictor calls the slow fake upstream (2 s):
  * - the shed burst: `shedBurst` requests at once with one key on a cold key cache. Every
  *   request must be answered 201 or shed 503 with Retry-After, none 500; reported: the
- *   p99 time to a shed answer, and the `api_keys` lookups the burst cost (PostgreSQL's
- *   own scan counters of the table, read before and after; target 1 per key).
+ *   p99 time to a shed answer, and the `api_keys` lookups the burst cost (the service's
+ *   api_key_lookups_total, read before and after; target 1 per key).
  * - open-loop arrivals at a fixed rate: the service's own overhead per 201, read from
  *   each response's Server-Timing, p50/p99 against the targets.
  */
 import { join } from 'node:path';
-import { Client } from 'pg';
 import type { ArrivalResult, ArrivalSpec } from './arrivals';
 import { createAccount } from './accounts';
 import type { BenchSettings } from './bench-settings';
-import { logTail, sleep, startChild } from './child-process';
+import { logTail, startChild } from './child-process';
 import { backingPids, startService, type BenchPaths } from './servers';
 import { announced } from './slow-upstream-run';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
 import { writeFileSync, readFileSync } from 'node:fs';
+import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 
 export interface ShedBurstResult {
   requests: number;
   /** The service's MAX_REQUESTS_IN_FLIGHT (its default for the pool and an upstream). */
   maxInFlight: number;
   result: ArrivalResult;
-  /** Scans of `api_keys` during the burst (sequential and index), for its one key. */
+  /** Lookups of the burst's one key that reached the database (api_key_lookups_total). */
   apiKeyQueries: number;
 }
 
@@ -50,10 +50,10 @@ export async function measureAdmission(
 ): Promise<AdmissionResults> {
   const shedBurst = await withSlowService(paths, settings, backing, 'shed-burst', async (service, cpuWatch) => {
     const apiKey = await createAccount(service, 'bench shed burst', settings.creditsPerAccount);
-    const before = await apiKeyScans(backing);
+    const before = await keyLookups(service);
     log(`admission: ${settings.shedBurstRequests} requests at once, one key, cold key cache`);
     const result = await runArrivals(paths, 'shed-burst', { url: `${service.url}${SNAP_PATH}`, apiKeys: [apiKey], body: SNAP_BODY, timeoutSeconds: 60, burst: settings.shedBurstRequests, cpuWatch });
-    const after = await apiKeyScans(backing);
+    const after = await keyLookups(service);
     return { requests: settings.shedBurstRequests, maxInFlight: DEFAULT_MAX_IN_FLIGHT, result, apiKeyQueries: after - before };
   });
   const openLoop = await withSlowService(paths, settings, backing, 'open-loop', async (service, cpuWatch) => {
@@ -85,7 +85,7 @@ async function withSlowService<T>(
     const { baseURL } = await announced<{ baseURL: string }>(upstream, 'baseURL');
     const service = await startService(paths, {
       name: `service, ${label}`,
-      env: { ...backing, WEB_CONCURRENCY: '1', OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, OPENAI_TIMEOUT_SECONDS: '30' },
+      env: { ...backing, WEB_CONCURRENCY: '1', OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' },
     });
     try {
       return await work(service, { server: service.child.pid, ...backingPids(backing) });
@@ -110,18 +110,10 @@ async function runArrivals(paths: BenchPaths, label: string, spec: ArrivalSpec):
   return JSON.parse(readFileSync(resultFile, 'utf8')) as ArrivalResult;
 }
 
-/**
- * Sequential plus index scans of `api_keys` so far. PostgreSQL's backends publish their
- * counters when idle, at most once a second: read after a pause of 2.5 s.
- */
-async function apiKeyScans(backing: Record<string, string>): Promise<number> {
-  await sleep(2500);
-  const client = new Client({ connectionString: backing['DATABASE_URL'] });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: string }>("select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as n from pg_stat_user_tables where relname = 'api_keys'");
-    return Number(rows[0]?.n ?? NaN);
-  } finally {
-    await client.end();
-  }
+/** The service's own count of API-key lookups that reached the database (`api_key_lookups_total` in /metrics). */
+async function keyLookups(service: { adminUrl: string }): Promise<number> {
+  const text = await (await fetch(`${service.adminUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('api_key_lookups_total '));
+  if (!line) throw new Error('api_key_lookups_total is missing from /metrics');
+  return Number(line.split(' ')[1]);
 }

@@ -147,7 +147,7 @@ function admissionSection(results: BenchResults): string {
     '',
     `A fresh service process (WEB_CONCURRENCY=1, MAX_REQUESTS_IN_FLIGHT at its default, ${shedBurst.maxInFlight}), predictor behind the ${results.settings.upstreamDelayMs / 1000} s fake upstream, ` +
       `one account created just before, then ${int(shedBurst.requests)} requests at once with its key, each on its own connection. ` +
-      '`api_keys` lookups: the table\'s sequential plus index scans in pg_stat_user_tables, before and after the burst.',
+      '`api_keys` lookups: the service\'s `api_key_lookups_total` (lookups that reached the database), before and after the burst.',
     '',
     table(
       ['requests', '201', '503 (with Retry-After)', 'other responses', 'errors + timeouts', 'p99 ms to a 503', 'max ms to a 503', 'p50 ms to a 201', 'api_keys lookups for the key', 'server CPU cores'],

@@ -18,6 +18,7 @@ import { runLoad } from './run-load';
 import { backingPids, startService, type BenchPaths } from './servers';
 import { profileDir } from './throughput';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
+import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 
 export interface SlowUpstreamResult {
   requests: number;
@@ -71,6 +72,8 @@ export async function measureSlowUpstream(
         WEB_CONCURRENCY: '1',
         OPENAI_API_KEY: 'sk-bench-not-a-real-key',
         OPENAI_BASE_URL: baseURL.baseURL,
+        // The fake writes its answer at once: the budgets need not plan for a slow model.
+        ...FAKE_UPSTREAM_SPEED,
         OPENAI_TIMEOUT_SECONDS: '30',
         // These runs measure every request served at once (CPU per 201, memory per request in flight), not shedding: the admission rows do that.
         MAX_REQUESTS_IN_FLIGHT: String(run.requests + run.warmupRequests),
@@ -120,7 +123,8 @@ export async function measureSlowUpstream(
   } finally {
     await upstream.stop();
   }
-  const { requests, arrivals } = await announced<{ requests: number; arrivals: number[] }>(upstream, 'requests', 1000);
+  const { requests, arrivals, maxInFlight } = await announced<{ requests: number; arrivals: number[]; maxInFlight: number }>(upstream, 'requests', 1000);
+  log(`slow upstream, ${run.label}: the upstream answered at most ${maxInFlight} calls at once (OPENAI_MAX_SOCKETS bounds the sockets)`);
   const burst = arrivals.slice(warmup, warmup + result.requests);
   const first = burst[0];
   const last = burst[burst.length - 1];

@@ -3,7 +3,7 @@
  * (test/support/fake-openai-server.ts) in a process of its own, answering every chat
  * completion with a valid prediction after DELAY_MS (default 2000). It prints its base
  * URL as one JSON line, and on SIGTERM the number of requests it received with the time
- * (epoch ms, to 5 ms) each arrived.
+ * (epoch ms, to 5 ms) each arrived, and the most it was answering at once (one socket each).
  *   DELAY_MS=2000 node dist/scripts/bench/slow-upstream.js
  */
 import { delay, reply, startFakeOpenAi, UPSTREAM_PREDICTION } from '../../test/support/fake-openai-server';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ baseURL: fake.baseURL })}\n`);
   process.once('SIGTERM', () => {
     clearInterval(watcher);
-    process.stdout.write(`${JSON.stringify({ requests: fake.requests.length, arrivals })}\n`);
+    process.stdout.write(`${JSON.stringify({ requests: fake.requests.length, arrivals, maxInFlight: fake.maxInFlight() })}\n`);
     void fake.close().then(() => process.exit(0));
   });
 }

@@ -21,9 +21,15 @@ export interface Probe {
 
 export type Probes = Record<string, Probe>;
 
-/** PostgreSQL (`select 1`), and Redis (PING, and the rate limit counted there) when REDIS_URL is set. */
-export function readinessProbes(services: Pick<Services, 'db' | 'rateLimit'>): Probes {
+/**
+ * PostgreSQL (`select 1`); Redis (PING, and the rate limit counted there) when REDIS_URL
+ * is set; with an OpenAI-compatible upstream, whether its latest call got an answer
+ * (metrics/upstream-health.ts): `degraded` when not, never `unavailable`: another
+ * instance would call the same upstream, so draining this one would help nothing.
+ */
+export function readinessProbes(services: Pick<Services, 'db' | 'rateLimit' | 'upstreamHealth'>): Probes {
   const { ping } = services.rateLimit;
+  const { upstreamHealth } = services;
   return {
     postgresql: {
       check: async () => {
@@ -31,6 +37,7 @@ export function readinessProbes(services: Pick<Services, 'db' | 'rateLimit'>): P
       },
     },
     ...(ping ? { redis: { check: ping, optional: true } } : {}),
+    ...(upstreamHealth ? { upstream: { check: () => upstreamHealth.check(), optional: true } } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { creditHoldLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
 import type { Config, OpenAiConfig, UpstreamEndpoint } from '../config/config';
+import type { RouteBudget } from '../config/upstream-budget';
 import { KnexAccountRepository } from '../data/account-repository';
 import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
@@ -23,7 +24,9 @@ import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { countFailureBudget } from '../metrics/counted-failure-budget';
+import { countKeyLookups } from '../metrics/counted-key-lookups';
 import { instrumentPredictor } from '../metrics/instrumented-predictor';
+import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
 import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
@@ -43,6 +46,8 @@ export interface Services {
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
   predictor: Predictor;
+  /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
+  upstreamHealth: UpstreamHealth | undefined;
   failureBudget: FailureBudget;
   rateLimit: RateLimitStore;
   metrics: Metrics;
@@ -82,10 +87,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
-  const callers = new CachedCallerRepository(reportingOutages(new KnexCallerRepository(db)));
+  const callers = new CachedCallerRepository(countKeyLookups(reportingOutages(new KnexCallerRepository(db)), metrics));
   callers.start();
   const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
   const charges = new ChargingStatements(db);
+  const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
     onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
@@ -107,7 +113,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
     idempotency,
     usage: reportingOutages(new KnexUsageRepository(db)),
-    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics),
+    predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
+    upstreamHealth,
     failureBudget: countFailureBudget(failureBudget, metrics),
     rateLimit,
     metrics,
@@ -148,17 +155,20 @@ async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAge
 
 /**
  * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
- * when one is configured. OPENAI_TIMEOUT_SECONDS bounds the whole call: with a fallback
- * the primary gets half of it and the fallback whatever is left (all of it while the
- * breaker skips the primary). The OpenAI client is loaded only when it is configured:
+ * when one is configured. Each route's budget (config/upstream-budget.ts) bounds its whole
+ * call: with a fallback the primary gets its part and the fallback whatever is left (all
+ * of it while the breaker skips the primary). The OpenAI client is loaded only when it is configured:
  * the embedded default starts without it.
  */
 async function createPredictor(config: Config, metrics: Metrics, upstreams: UpstreamAgents | undefined): Promise<Predictor> {
   if (!config.openai || !upstreams) return new EmbeddedPredictor();
   const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
   const settings = config.openai;
-  const totalMs = Math.round(settings.timeoutSeconds * 1000);
-  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: number): Predictor =>
+  const ms = (pick: (budget: RouteBudget) => number): { predictSnap: number; analyseComms: number } => ({
+    predictSnap: Math.max(1, Math.round(pick(settings.budgets.predictSnap) * 1000)),
+    analyseComms: Math.max(1, Math.round(pick(settings.budgets.analyseComms) * 1000)),
+  });
+  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: { predictSnap: number; analyseComms: number }): Predictor =>
     new OpenAiPredictor({
       kind: endpoint.kind,
       apiKey: endpoint.apiKey,
@@ -167,7 +177,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       apiVersion: endpoint.apiVersion,
       upstream: name,
       timeoutMs,
-      attemptTimeoutMs: Math.min(timeoutMs, Math.max(1, Math.round(settings.attemptTimeoutSeconds * 1000))),
+      attemptTimeoutMs: ms((budget) => budget.attemptTimeoutSeconds),
       maxRetries: settings.maxRetries,
       hasFallback: name === 'primary' && settings.fallback !== undefined,
       agent: upstreams.agents[name],
@@ -176,14 +186,15 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       temperature: settings.temperature,
       seed: settings.seed,
       reasoningEffort: settings.reasoningEffort,
+      schemaLengthBounds: settings.schemaLengthBounds,
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });
-  if (!settings.fallback) return upstream(settings.primary, 'primary', totalMs);
+  if (!settings.fallback) return upstream(settings.primary, 'primary', ms((budget) => budget.timeoutSeconds));
   return withFallback({
-    primary: upstream(settings.primary, 'primary', Math.max(1, Math.round(totalMs / 2))),
-    fallback: upstream(settings.fallback, 'fallback', totalMs),
+    primary: upstream(settings.primary, 'primary', ms((budget) => budget.primarySeconds)),
+    fallback: upstream(settings.fallback, 'fallback', ms((budget) => budget.timeoutSeconds)),
     breaker: new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000 }),
-    timeoutMs: totalMs,
+    timeoutMs: ms((budget) => budget.timeoutSeconds),
   });
 }

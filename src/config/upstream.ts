@@ -9,6 +9,7 @@
 import { ConfigError } from './config-error';
 import type { Env, EnvReader } from './env-reader';
 import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from './output-bounds';
+import { DEFAULT_FIRST_TOKEN_SECONDS, DEFAULT_MIN_TOKENS_PER_SECOND, longestTimeoutSeconds, readRouteBudgets, type RouteBudgets } from './upstream-budget';
 
 export interface UpstreamEndpoint {
   /** `openai`: Chat Completions at `{baseUrl}/chat/completions`; `azure`: a classic deployment. */
@@ -30,10 +31,13 @@ export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 export interface OpenAiConfig {
   primary: UpstreamEndpoint;
   fallback: UpstreamEndpoint | undefined;
-  /** Bound of one whole call: every attempt, retry and the fallback included. */
+  /** The longest whole call of any route (budgets): what shutdown and credit holds must outlast. */
   timeoutSeconds: number;
-  /** Bound of one HTTP attempt, from sending to the last byte of the body. */
-  attemptTimeoutSeconds: number;
+  /** Per route: the whole call, the primary's part, one attempt (upstream-budget.ts). */
+  budgets: RouteBudgets;
+  /** The slowest generation speed the budgets plan for, and the time before the first token. */
+  minTokensPerSecond: number;
+  firstTokenSeconds: number;
   maxRetries: number;
   /** Per operation; OPENAI_MAX_OUTPUT_TOKENS sets both. */
   maxOutputTokens: OutputBounds;
@@ -42,6 +46,8 @@ export interface OpenAiConfig {
   temperature: number | undefined;
   seed: number | undefined;
   reasoningEffort: ReasoningEffort | undefined;
+  /** OPENAI_SCHEMA_LENGTH_BOUNDS: length limits in the schemas sent (llama.cpp, vLLM); never for OpenAI's strict mode. */
+  schemaLengthBounds: boolean;
   /** Sockets to each upstream at most; calls beyond them wait for one (counted in /metrics). */
   maxSockets: number;
   /** Consecutive primary failures that open the circuit breaker (only with a fallback). */
@@ -96,7 +102,7 @@ function readOpenAiPrimary(read: EnvReader): UpstreamEndpoint | undefined {
   return {
     kind: 'openai',
     apiKey,
-    baseUrl: read.optionalUrl('OPENAI_BASE_URL', ['http:', 'https:']) ?? 'https://api.openai.com/v1',
+    baseUrl: secureUrl(read, 'OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
     model: read.string('OPENAI_MODEL', 'gpt-4.1-mini'),
   };
 }
@@ -107,7 +113,7 @@ function readAzure(read: EnvReader): UpstreamEndpoint | undefined {
   if (missing.length > 0) throw new ConfigError(missing.join(', '), `must be set too: a classic Azure OpenAI deployment needs all of ${AZURE.join(', ')}`);
   return {
     kind: 'azure',
-    baseUrl: read.optionalUrl('AZURE_OPENAI_ENDPOINT', ['https:', 'http:']) ?? '',
+    baseUrl: secureUrl(read, 'AZURE_OPENAI_ENDPOINT') ?? '',
     apiKey: read.string('AZURE_OPENAI_API_KEY', ''),
     model: read.string('AZURE_OPENAI_DEPLOYMENT', ''),
     apiVersion: read.string('AZURE_OPENAI_API_VERSION', ''),
@@ -115,7 +121,7 @@ function readAzure(read: EnvReader): UpstreamEndpoint | undefined {
 }
 
 function readFallback(read: EnvReader, primaryModel: string | undefined): UpstreamEndpoint | undefined {
-  const baseUrl = read.optionalUrl('OPENAI_FALLBACK_BASE_URL', ['http:', 'https:']);
+  const baseUrl = secureUrl(read, 'OPENAI_FALLBACK_BASE_URL');
   const apiKey = read.optionalString('OPENAI_FALLBACK_API_KEY');
   if (baseUrl === undefined && apiKey === undefined) {
     if (read.optionalString('OPENAI_FALLBACK_MODEL') !== undefined) throw new ConfigError('OPENAI_FALLBACK_MODEL', 'set without OPENAI_FALLBACK_BASE_URL and OPENAI_FALLBACK_API_KEY');
@@ -128,22 +134,42 @@ function readFallback(read: EnvReader, primaryModel: string | undefined): Upstre
   return { kind: 'openai', baseUrl, apiKey, model };
 }
 
+/**
+ * An upstream URL, `https:` unless the host is this machine: over plain `http:` the API
+ * key (and the notes) would cross the network in clear. OPENAI_ALLOW_INSECURE_HTTP=true
+ * allows it for a private network the operator trusts.
+ */
+function secureUrl(read: EnvReader, name: string): string | undefined {
+  const raw = read.optionalUrl(name, ['http:', 'https:']);
+  if (raw === undefined) return undefined;
+  const url = new URL(raw);
+  if (url.protocol === 'https:' || isLoopback(url.hostname) || read.boolean('OPENAI_ALLOW_INSECURE_HTTP', false)) return raw;
+  throw new ConfigError(name, 'is a plain http: URL to a host other than this machine: the API key would be sent in clear. Use https:, or set OPENAI_ALLOW_INSECURE_HTTP=true for a private network you trust');
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 function readBounds(read: EnvReader, env: Env, hasFallback: boolean): Omit<OpenAiConfig, 'primary' | 'fallback'> {
-  const timeoutSeconds = read.number('OPENAI_TIMEOUT_SECONDS', 30, { min: 0.1, max: 600 });
   const maxRetries = read.integer('OPENAI_MAX_RETRIES', 1, { min: 0, max: 10 });
-  const primaryShare = hasFallback ? timeoutSeconds / 2 : timeoutSeconds;
-  const attemptTimeoutSeconds = read.number('OPENAI_ATTEMPT_TIMEOUT_SECONDS', primaryShare / (maxRetries + 1), { min: 0.05, max: timeoutSeconds });
-  const maxOutputTokens = read.optionalString('OPENAI_MAX_OUTPUT_TOKENS') === undefined ? undefined : read.integer('OPENAI_MAX_OUTPUT_TOKENS', 0, { min: 16, max: 1_000_000 });
+  const maxOutputTokensSet = read.optionalString('OPENAI_MAX_OUTPUT_TOKENS') === undefined ? undefined : read.integer('OPENAI_MAX_OUTPUT_TOKENS', 0, { min: 16, max: 1_000_000 });
+  const maxOutputTokens = maxOutputTokensSet === undefined ? { ...DEFAULT_MAX_OUTPUT_TOKENS } : { predictSnap: maxOutputTokensSet, analyseComms: maxOutputTokensSet };
+  const budgets = readRouteBudgets(read, { maxOutputTokens, maxRetries, hasFallback });
   return {
-    timeoutSeconds,
-    attemptTimeoutSeconds,
+    timeoutSeconds: longestTimeoutSeconds(budgets),
+    budgets,
+    minTokensPerSecond: read.number('OPENAI_MIN_TOKENS_PER_SECOND', DEFAULT_MIN_TOKENS_PER_SECOND, { min: 0.1, max: 1_000_000 }),
+    firstTokenSeconds: read.number('OPENAI_FIRST_TOKEN_SECONDS', DEFAULT_FIRST_TOKEN_SECONDS, { min: 0, max: 3600 }),
     maxRetries,
-    maxOutputTokens: maxOutputTokens === undefined ? { ...DEFAULT_MAX_OUTPUT_TOKENS } : { predictSnap: maxOutputTokens, analyseComms: maxOutputTokens },
+    maxOutputTokens,
     maxTokensParameter: read.oneOf('OPENAI_MAX_TOKENS_PARAMETER', MAX_TOKENS_PARAMETERS, 'max_completion_tokens') as MaxTokensParameter,
     // Unset: 0 (repeatable answers); set but empty: not sent at all.
     temperature: env['OPENAI_TEMPERATURE'] === '' ? undefined : read.number('OPENAI_TEMPERATURE', 0, { min: 0, max: 2 }),
     seed: read.optionalString('OPENAI_SEED') === undefined ? undefined : read.integer('OPENAI_SEED', 0, { min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
     reasoningEffort: read.optionalString('OPENAI_REASONING_EFFORT') === undefined ? undefined : (read.oneOf('OPENAI_REASONING_EFFORT', REASONING_EFFORTS, '') as ReasoningEffort),
+    schemaLengthBounds: read.boolean('OPENAI_SCHEMA_LENGTH_BOUNDS', false),
     maxSockets: read.integer('OPENAI_MAX_SOCKETS', DEFAULT_MAX_SOCKETS, { min: 1, max: 100_000 }),
     breakerFailures: read.integer('OPENAI_BREAKER_FAILURES', 5, { min: 1, max: 1000 }),
     breakerCooldownSeconds: read.number('OPENAI_BREAKER_COOLDOWN_SECONDS', 30, { min: 0.1, max: 3600 }),

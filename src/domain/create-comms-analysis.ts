@@ -82,11 +82,13 @@ async function createCommsOnce(
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
   return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
     recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
-      const { result: analysis, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
+      const { result, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
         const analysed = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
         assertClientWaiting(context, MESSAGES.commsGenerationFailed);
         return analysed;
       });
+      // The analysis is of the stored snap's profile, whatever profile the model named (contract: CommsResponse).
+      const analysis: CommsAnalysis = { ...result, profile: snap.prediction.profile, primary_code: snap.prediction.primary_code };
       const { snapId, channel, goal, draft } = input;
       const stored = await deps.comms.storeCharged({ hold, snapId, request: { channel, goal, draft }, analysis, provenance, claim });
       return { commsId: chargedId(stored), snapId, commsResponse: analysis };

@@ -1,7 +1,7 @@
 /**
  * Create a snap (contract §4.1): refuse an account past its failure budget, hold a
- * credit, predict, refuse a Visionary secondary profile (a failure of the call, counted
- * against the budget), then store the snap and turn the hold into the charge in one statement. A
+ * credit, predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary
+ * secondary profile (a failure of the call, counted against the budget), then store the snap and turn the hold into the charge in one statement. A
  * failure at any step stores nothing, charges nothing and gives the held credit back.
  * With an Idempotency-Key, it runs once per key.
  */
@@ -28,6 +28,7 @@ import type {
   UsageRepository,
 } from './ports';
 import { recordingFailedSpend } from './failed-spend';
+import { heldToTaxonomy } from './taxonomy';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps {
@@ -80,9 +81,10 @@ async function createSnapOnce(
 ): Promise<SnapResult> {
   const { snapResponse, prediction, provenance } = await countingFailures(deps.failureBudget, hold.accountId, 'createSnap', async () => {
     const { result, provenance } = await predict(deps.predictor, subject, context);
-    const response = responseOf(subject, result);
+    const { prediction } = heldToTaxonomy(result);
+    const response = responseOf(subject, prediction);
     assertClientWaiting(context, MESSAGES.snapGenerationFailed);
-    return { snapResponse: response, prediction: result, provenance };
+    return { snapResponse: response, prediction, provenance };
   });
   const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });
   return { snapId: chargedId(stored), snapResponse };

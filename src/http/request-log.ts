@@ -1,6 +1,7 @@
 /**
  * Step 1 of the request path: a request id (echoed from `X-Request-Id` when it is
- * sane, generated otherwise) and an access log line per response.
+ * sane, generated otherwise) and an access log line per response; a request whose client
+ * left before the response is logged with 499 (response-status.ts).
  *
  * The line is built when the response closes, and only when its level is logged: a
  * request costs a header and a listener, not a child logger (the per-request cost of
@@ -10,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../support/logger';
+import { CLIENT_CLOSED_REQUEST, endedStatus } from './response-status';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -26,10 +28,11 @@ export function requestLog(logger: Logger): RequestHandler {
     req.log = logger;
     res.setHeader('X-Request-Id', req.id);
     res.once('close', () => {
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      const statusCode = endedStatus(res);
+      const level = statusCode === CLIENT_CLOSED_REQUEST ? 'warn' : statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      const line = { req: requestSummary(req), res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - startedAt) };
-      logger[level](line, res.writableFinished ? 'request completed' : 'request aborted');
+      const line = { req: requestSummary(req), res: { statusCode }, responseTime: Math.round(performance.now() - startedAt) };
+      logger[level](line, statusCode === CLIENT_CLOSED_REQUEST ? 'client closed request' : 'request completed');
     });
     next();
   };

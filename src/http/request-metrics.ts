@@ -2,11 +2,13 @@
  * Counts and times every response of the public API by operationId and status. The
  * operationId is found from the spec by method and path, so requests refused before
  * validation (401, 429) are labelled too; a route not in the spec is "unknown", which
- * keeps the label set as small as the spec whatever paths clients send. With the
- * request's timing (Server-Timing), also the service's own time: total minus upstream.
+ * keeps the label set as small as the spec whatever paths clients send. A request whose
+ * client left before the response is counted with status 499. With the request's timing
+ * (Server-Timing), also the service's own time: total minus upstream.
  */
 import type { RequestHandler } from 'express';
 import type { Metrics } from '../metrics/registry';
+import { endedStatus } from './response-status';
 import { listOperations, type SpecOperation } from './openapi/operations';
 import { overheadSeconds } from './server-timing';
 
@@ -15,10 +17,10 @@ export function requestMetrics(specPath: string, metrics: Pick<Metrics, 'httpReq
   return (req, res, next) => {
     const end = metrics.httpRequestDuration.startTimer();
     const path = req.originalUrl.split('?')[0] ?? '';
-    res.once('finish', () => {
+    res.once('close', () => {
       const operation = operationOf(req.method, path);
       end({ operation });
-      metrics.httpRequests.inc({ operation, status: String(res.statusCode) });
+      metrics.httpRequests.inc({ operation, status: String(endedStatus(res)) });
       if (req.timing) metrics.httpRequestOverhead.observe({ operation }, overheadSeconds(req.timing, performance.now()));
     });
     next();

@@ -2,16 +2,19 @@
  * A Predictor that times every call (and adds its time to the request's
  * `context.timing`, for Server-Timing), counts failures, counts the tokens of every upstream
  * call it hears of (success and failure, and the calls that ended without a usage report),
- * and counts schema mismatches, around any other Predictor (OpenAI-compatible, with a
+ * counts schema mismatches and the taxonomy rules a snap's answer needed (domain/taxonomy.ts), around any other Predictor (OpenAI-compatible, with a
  * fallback or not, or embedded). It changes nothing it passes on.
  */
 import type { PredictContext, Predicted, Predictor, Provenance, UpstreamSpend } from '../domain/ports';
+import { heldToTaxonomy } from '../domain/taxonomy';
 import type { Metrics } from './registry';
+import type { UpstreamHealth } from './upstream-health';
 
 type Operation = keyof Predictor;
-type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'upstreamTokens' | 'upstreamUnreportedCalls' | 'upstreamSchemaMismatches'>;
+type Counted = Pick<Metrics, 'upstreamRequestDuration' | 'upstreamErrors' | 'upstreamTokens' | 'upstreamUnreportedCalls' | 'upstreamSchemaMismatches' | 'predictionsRepaired'>;
 
-export function instrumentPredictor(predictor: Predictor, metrics: Counted): Predictor {
+/** `health`, when given, hears of every upstream call's end (for /readyz). */
+export function instrumentPredictor(predictor: Predictor, metrics: Counted, health?: UpstreamHealth): Predictor {
   async function timed<T>(operation: Operation, context: PredictContext, call: () => Promise<Predicted<T>>): Promise<Predicted<T>> {
     const startedAt = performance.now();
     const end = (outcome: 'success' | 'error'): void => {
@@ -34,11 +37,16 @@ export function instrumentPredictor(predictor: Predictor, metrics: Counted): Pre
     ...context,
     onSpend: (spend) => {
       countSpend(metrics, spend);
+      health?.heard(spend, context.signal?.aborted === true);
       context.onSpend?.(spend);
     },
   });
   return {
-    predictSnap: (subject, context) => timed('predictSnap', context, () => predictor.predictSnap(subject, counting(context))),
+    predictSnap: async (subject, context) => {
+      const predicted = await timed('predictSnap', context, () => predictor.predictSnap(subject, counting(context)));
+      for (const rule of heldToTaxonomy(predicted.result).repairs) metrics.predictionsRepaired.inc({ rule });
+      return predicted;
+    },
     analyseComms: (request, context) => timed('analyseComms', context, () => predictor.analyseComms(request, counting(context))),
   };
 }

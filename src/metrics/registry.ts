@@ -26,10 +26,12 @@ export interface Metrics {
   upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome'>;
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
+  predictionsRepaired: Counter<'rule'>;
   upstreamQueueDuration: Histogram<'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
   rateLimitedRequests: Counter;
+  apiKeyLookups: Counter;
 }
 
 /** Connections of the database pool: checked out, idle, and requests waiting for one. */
@@ -175,6 +177,12 @@ export function createMetrics(sources: MetricSources): Metrics {
       labelNames: ['operation', 'upstream'] as const,
       registers: [registry],
     }),
+    predictionsRepaired: new Counter({
+      name: 'predictions_repaired_total',
+      help: 'Snap answers held to the taxonomy before they were stored, by rule (name-decides-code, secondary-equals-primary; openapi.yaml SnapResponse).',
+      labelNames: ['rule'] as const,
+      registers: [registry],
+    }),
     upstreamQueueDuration: new Histogram({
       name: 'upstream_queue_seconds',
       help: 'Per upstream HTTP attempt: how long it waited for a socket (OPENAI_MAX_SOCKETS) before it was sent; not part of its attempt bound.',
@@ -191,6 +199,11 @@ export function createMetrics(sources: MetricSources): Metrics {
     creditHoldsExpired: new Counter({
       name: 'credit_holds_expired_total',
       help: 'Credit holds whose lease ran out (their process died mid-call), given back to their accounts by the sweeper.',
+      registers: [registry],
+    }),
+    apiKeyLookups: new Counter({
+      name: 'api_key_lookups_total',
+      help: 'API-key lookups that reached the database: what the key cache did not answer (one per key at a time).',
       registers: [registry],
     }),
     rateLimitedRequests: new Counter({

@@ -16,12 +16,13 @@ export interface FallbackOptions {
   primary: Predictor;
   fallback: Predictor;
   breaker: CircuitBreaker;
-  timeoutMs: number;
+  /** The whole call's bound, per operation. */
+  timeoutMs: { readonly [operation in keyof Predictor]: number };
 }
 
 export function withFallback(options: FallbackOptions): Predictor {
-  async function call<T>(context: PredictContext, run: (predictor: Predictor, context: PredictContext) => Promise<T>): Promise<T> {
-    const deadline = new CallDeadline(options.timeoutMs, context.signal);
+  async function call<T>(operation: keyof Predictor, context: PredictContext, run: (predictor: Predictor, context: PredictContext) => Promise<T>): Promise<T> {
+    const deadline = new CallDeadline(options.timeoutMs[operation], context.signal);
     const bounded: PredictContext = { ...context, signal: deadline.signal };
     try {
       const entry = options.breaker.enter();
@@ -44,7 +45,7 @@ export function withFallback(options: FallbackOptions): Predictor {
     }
   }
   return {
-    predictSnap: (subject, context) => call(context, (predictor, bounded) => predictor.predictSnap(subject, bounded)),
-    analyseComms: (request, context) => call(context, (predictor, bounded) => predictor.analyseComms(request, bounded)),
+    predictSnap: (subject, context) => call('predictSnap', context, (predictor, bounded) => predictor.predictSnap(subject, bounded)),
+    analyseComms: (request, context) => call('analyseComms', context, (predictor, bounded) => predictor.analyseComms(request, bounded)),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { freePort } from '../support/spawned-server';
 import { PERSON } from '../support/factories';
-import { heldUntil, reply, startFakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { FAKE_UPSTREAM_SPEED, heldUntil, reply, startFakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { bodyOf } from '../support/json';
 import { exitOf, imageUnderTest, logsOf, podman, podmanOk, removeAll, runContainer, uniqueName } from '../support/podman';
 import { TEST_ADMIN_TOKEN, requireEnv } from '../support/test-server';
@@ -13,7 +13,7 @@ import { until } from '../support/until';
 
 /** A container's first start on a busy 2-core machine, and podman's own overhead, can take long. */
 const START_BOUND_MS = 120_000;
-const SHUTDOWN_TIMEOUT_SECONDS = 75;
+const SHUTDOWN_TIMEOUT_SECONDS = 150;
 const IMAGE_UID = '10001';
 
 const image = imageUnderTest();
@@ -89,6 +89,10 @@ describe('the image, on PostgreSQL and Redis with an OpenAI-compatible upstream'
       REDIS_URL: requireEnv('REDIS_URL'),
       OPENAI_API_KEY: 'sk-smoke-test',
       OPENAI_BASE_URL: fake.baseURL,
+      // One attempt of 120 s: the held call outlives a slow `podman stop` on a busy machine.
+      ...FAKE_UPSTREAM_SPEED,
+      OPENAI_TIMEOUT_SECONDS: '120',
+      OPENAI_MAX_RETRIES: '0',
       SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_TIMEOUT_SECONDS),
     });
   }, START_BOUND_MS + 30_000);

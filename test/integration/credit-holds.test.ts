@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { bodyOf } from '../support/json';
-import { delay, hang, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { delay, hang, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, creditsOf, ledgerOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { spawnServer } from '../support/spawned-server';
@@ -21,7 +21,7 @@ import { deleteExpiredIdempotencyKeys, returnExpiredHolds } from '../../src/data
 jest.setTimeout(120_000);
 
 const INSUFFICIENT = 'Insufficient API credits. Please add more credits to your account to continue.';
-const UPSTREAM_ENV = { OPENAI_API_KEY: 'sk-holds-secret-0123456789', OPENAI_TIMEOUT_SECONDS: '5', OPENAI_MAX_RETRIES: '0' };
+const UPSTREAM_ENV = { OPENAI_API_KEY: 'sk-holds-secret-0123456789', ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '5', OPENAI_MAX_RETRIES: '0' };
 
 let fake: FakeOpenAi;
 let server: TestServer;
@@ -111,9 +111,11 @@ describe('credit holds: no more upstream calls than credits', () => {
     expect(await creditsOf(server, account.accountId)).toEqual({ credits: 3, held: 0 });
   });
 
-  test('when the client disconnects mid-call, then its upstream call is cancelled, nothing is charged and the credit is back', async () => {
+  test('when the client disconnects mid-call, then its upstream call is cancelled, nothing is charged, the credit is back and the request is counted as 499', async () => {
     fake.always(hang());
     const account = await createAccount(server, 1);
+    const closed = async () => sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'http_requests_total', { operation: 'createSnap', status: '499' });
+    const closedBefore = await closed();
     const client = new AbortController();
     const request = fetch(`${server.url}/api/v1/snap`, {
       method: 'POST',
@@ -128,6 +130,10 @@ describe('credit holds: no more upstream calls than credits', () => {
     await until(async () => (await creditsOf(server, account.accountId)).held === 0);
     expect(await creditsOf(server, account.accountId)).toEqual({ credits: 1, held: 0 });
     expect(await snapCountOf(server, account.accountId)).toBe(0);
+    const view = await server.admin<{ tokens: { failed: unknown } }>('GET', `/admin/v1/accounts/${account.accountId}`);
+    expect(view.tokens.failed).toEqual({ prompt: 0, completion: 0, calls: 1, unreportedCalls: 1 });
+    // 499 "client closed request", not the 200 Express had set when the client left.
+    await until(async () => (await closed()) === closedBefore + 1);
   });
 });
 

@@ -4,7 +4,7 @@
  * is charged twice, and service resumes without a restart.
  */
 import { bodyOf } from '../support/json';
-import { delay, heldUntil, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { delay, heldUntil, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { controlService } from '../support/services-control';
@@ -152,7 +152,7 @@ describe('signals', () => {
     fake.reset();
     let answer: () => void = () => undefined;
     fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
-    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '30', OPENAI_MAX_RETRIES: '0' });
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30', OPENAI_MAX_RETRIES: '0' });
     const account = await accountOn(server.adminUrl, 10);
     const inFlight = Array.from({ length: 5 }, () =>
       fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) }),
@@ -182,7 +182,7 @@ describe('signals', () => {
     fake.reset();
     fake.always(delay(11_000, reply(UPSTREAM_PREDICTION)));
     // No SHUTDOWN_TIMEOUT_SECONDS: its default follows OPENAI_TIMEOUT_SECONDS (12 + 15 s).
-    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '12', OPENAI_MAX_RETRIES: '0' });
+    const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '12', OPENAI_MAX_RETRIES: '0' });
     const account = await accountOn(server.adminUrl, 1);
     const paid = fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) });
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -197,7 +197,7 @@ describe('signals', () => {
     fake.reset();
     fake.always(delay(150, reply(UPSTREAM_PREDICTION)));
     // OPENAI_TIMEOUT_SECONDS=2: the holds of the killed process expire 2 + 15 s after they were taken.
-    const env = { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_TIMEOUT_SECONDS: '2' };
+    const env = { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '2' };
     const first = await spawnServer(env);
     const accounts = await Promise.all([30, 30, 30].map((credits) => accountOn(first.adminUrl, credits)));
     const requests = accounts.flatMap((account) =>

@@ -3,7 +3,7 @@
  * through the whole service with the real `openai` client against two fake servers.
  */
 import { bodyOf } from '../support/json';
-import { reply, startFakeOpenAi, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { reply, startFakeOpenAi, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -35,6 +35,7 @@ async function withServer(env: Record<string, string>, run: (server: TestServer)
     OPENAI_FALLBACK_BASE_URL: fallback.baseURL,
     OPENAI_FALLBACK_API_KEY: 'sk-fallback-0123456789',
     OPENAI_FALLBACK_MODEL: 'fallback-model',
+    ...FAKE_UPSTREAM_SPEED,
     OPENAI_TIMEOUT_SECONDS: '4',
     OPENAI_MAX_RETRIES: '0',
     ...env,
@@ -112,7 +113,7 @@ describe('Azure OpenAI, classic deployments', () => {
   });
 
   test('when Azure is the primary, then the call goes to the deployment path with api-version and the api-key header', async () => {
-    const server = await startTestServer({ ...AZURE(primary), OPENAI_TIMEOUT_SECONDS: '4' });
+    const server = await startTestServer({ ...AZURE(primary), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4' });
     try {
       primary.script(reply(PREDICTION));
       const account = await createAccount(server, 1);
@@ -131,7 +132,7 @@ describe('Azure OpenAI, classic deployments', () => {
   });
 
   test('when Azure is the fallback beside OPENAI_API_KEY, then it answers when the primary fails', async () => {
-    const server = await startTestServer({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: primary.baseURL, ...AZURE(fallback), OPENAI_TIMEOUT_SECONDS: '4', OPENAI_MAX_RETRIES: '0' });
+    const server = await startTestServer({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: primary.baseURL, ...AZURE(fallback), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4', OPENAI_MAX_RETRIES: '0' });
     try {
       primary.script(DOWN);
       fallback.script(reply(PREDICTION));

@@ -17,6 +17,7 @@ import {
   vllmError,
   type Behaviour,
   type FakeOpenAi,
+  FAKE_UPSTREAM_SPEED,
 } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
@@ -30,6 +31,7 @@ beforeAll(async () => {
   server = await startTestServer({
     OPENAI_API_KEY: 'sk-shapes-0123456789',
     OPENAI_BASE_URL: fake.baseURL,
+    ...FAKE_UPSTREAM_SPEED,
     OPENAI_TIMEOUT_SECONDS: '3',
     OPENAI_MAX_RETRIES: '1',
   });

@@ -5,7 +5,7 @@
  * counted in /metrics; the per-attempt timeout that lets a slow attempt be retried.
  */
 import { bodyOf } from '../support/json';
-import { delay, reply, startFakeOpenAi, stall, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi } from '../support/fake-openai-server';
+import { delay, reply, startFakeOpenAi, stall, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -21,7 +21,8 @@ beforeAll(async () => {
     OPENAI_API_KEY: 'sk-economy-0123456789',
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: MODEL,
-    OPENAI_TIMEOUT_SECONDS: '4',
+    ...FAKE_UPSTREAM_SPEED,
+    OPENAI_TIMEOUT_SECONDS: '10', // room for a 1 s attempt, a back-off and another attempt on a busy machine
     OPENAI_ATTEMPT_TIMEOUT_SECONDS: '1',
     OPENAI_MAX_RETRIES: '1',
     OPENAI_SEED: '1234',

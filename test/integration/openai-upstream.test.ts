@@ -4,7 +4,7 @@
  * contract's 500, stores nothing and charges nothing.
  */
 import { bodyOf } from '../support/json';
-import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION } from '../support/fake-openai-server';
+import { delay, garbage, hang, refuse, reply, replyRaw, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -19,6 +19,7 @@ beforeAll(async () => {
     OPENAI_API_KEY,
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: MODEL,
+    ...FAKE_UPSTREAM_SPEED,
     OPENAI_TIMEOUT_SECONDS: '1',
     OPENAI_MAX_RETRIES: '1',
     LOG_LEVEL: 'info',
@@ -117,7 +118,7 @@ describe('OpenAI upstream: createSnap', () => {
   test('when 50 requests wait on a slow upstream at once, then their calls are in flight together, not one after another', async () => {
     const slowFake = await startFakeOpenAi();
     slowFake.always(delay(3000, reply(PREDICTION)));
-    const patient = await startTestServer({ OPENAI_API_KEY, OPENAI_BASE_URL: slowFake.baseURL, OPENAI_TIMEOUT_SECONDS: '30' });
+    const patient = await startTestServer({ OPENAI_API_KEY, OPENAI_BASE_URL: slowFake.baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' });
     try {
       const account = await createAccount(patient, 50);
       const responses = await Promise.all(Array.from({ length: 50 }, () => patient.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })));
@@ -149,18 +150,20 @@ describe('OpenAI upstream: createCommsAnalysis', () => {
     const response = await server.post('/api/v1/snap/comms', { snapId, channel: 'email', draft: 'maybe we could talk' }, { 'x-api-key': account.apiKey });
     const body = await bodyOf(response);
     expect(response.status).toBe(201);
-    expect(body.data).toEqual({ commsId: expect.any(Number), snapId, commsResponse: ANALYSIS });
+    // The profile is the stored snap's, whatever the model named (ANALYSIS names another one).
+    expect(ANALYSIS.profile).not.toBe(PREDICTION.profile);
+    expect(body.data).toEqual({ commsId: expect.any(Number), snapId, commsResponse: { ...ANALYSIS, profile: PREDICTION.profile, primary_code: PREDICTION.primary_code } });
     expect(fake.requests[0]?.chat?.responseFormatName).toBe('comms_analysis');
     expect(await balanceOf(server, account.accountId)).toBe(1);
   });
 
-  test('when fields are missing, then they come back null or empty and it is still a 201', async () => {
+  test('when fields are missing, then they come back null or empty (the profile is the snap\'s) and it is still a 201', async () => {
     const { account, snapId } = await snapFor(3);
     fake.script(reply({ summary: 'Short.' }));
     const response = await server.post('/api/v1/snap/comms', { snapId }, { 'x-api-key': account.apiKey });
     expect(response.status).toBe(201);
     expect((await bodyOf(response)).data.commsResponse).toEqual({
-      profile: null, primary_code: null, summary: 'Short.', do: [], dont: [], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: null,
+      profile: PREDICTION.profile, primary_code: PREDICTION.primary_code, summary: 'Short.', do: [], dont: [], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: null,
     });
   });
 
@@ -172,5 +175,24 @@ describe('OpenAI upstream: createCommsAnalysis', () => {
     expect(response.status).toBe(500);
     expect(await bodyOf(response)).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
     expect(await balanceOf(server, account.accountId)).toBe(2);
+  });
+});
+
+describe('OpenAI upstream: readiness', () => {
+  const readiness = async () => (await fetch(`${server.adminUrl}/readyz`)).json() as Promise<{ status: string; checks: Record<string, string> }>;
+
+  test('when the latest call got no answer, then /readyz says upstream degraded (still 200), and ok again after the next answer', async () => {
+    expect((await snapWith([status(503), status(503)])).response.status).toBe(500);
+    const failing = await fetch(`${server.adminUrl}/readyz`);
+    expect(failing.status).toBe(200);
+    expect(await failing.json()).toMatchObject({ status: 'degraded', checks: { postgresql: 'ok', upstream: 'degraded' } });
+
+    expect((await snapWith([reply(PREDICTION)])).response.status).toBe(201);
+    expect(await readiness()).toMatchObject({ status: 'ok', checks: { upstream: 'ok' } });
+  });
+
+  test('when the answer was unusable, then the upstream still counts as answering', async () => {
+    expect((await snapWith([replyRaw('{"profile": "Catal', { finishReason: 'length' })])).response.status).toBe(500);
+    expect((await readiness()).checks['upstream']).toBe('ok');
   });
 });

@@ -13,6 +13,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
+/**
+ * The budget settings of a service pointed at this fake (config/upstream-budget.ts): it
+ * writes its answers at once, so the slowest speed to plan for is high and no time goes
+ * before the first token. Needed beside a short OPENAI_TIMEOUT_SECONDS, which startup
+ * otherwise refuses as too short for the default token bounds.
+ */
+export const FAKE_UPSTREAM_SPEED = { OPENAI_MIN_TOKENS_PER_SECOND: '100000', OPENAI_FIRST_TOKEN_SECONDS: '0' } as const;
+
 /** A complete prediction as an OpenAI-compatible upstream would answer it. */
 export const UPSTREAM_PREDICTION = {
   profile: 'Catalyst',
@@ -145,6 +153,8 @@ export interface RecordedRequest {
   /** The parsed JSON body, or the raw text when it is not JSON. */
   body: unknown;
   chat: SentChat | null;
+  /** When the whole request had arrived (Date.now()). */
+  receivedAt: number;
 }
 
 export interface FakeOpenAi {
@@ -339,6 +349,7 @@ function record(req: IncomingMessage, raw: string): RecordedRequest {
     ),
     body,
     chat: readChat(body),
+    receivedAt: Date.now(),
   };
 }
 

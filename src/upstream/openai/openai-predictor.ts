@@ -31,6 +31,7 @@ import type { JsonObject } from './read-json-values';
 import { decideRetry } from './retry-policy';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
 import { SNAP_SCHEMA, SNAP_SCHEMA_NAME } from './snap-schema';
+import { withLengthBounds } from './schema-length-bounds';
 import { toPredictorError } from './to-predictor-error';
 import { UpstreamAgent } from './upstream-agent';
 
@@ -67,6 +68,8 @@ export interface OpenAiPredictorOptions {
   temperature?: number;
   seed?: number;
   reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+  /** Send the schemas with length limits (schema-length-bounds.ts); OpenAI's strict mode refuses them. */
+  schemaLengthBounds?: boolean;
   /** Called for every HTTP attempt, retries included. */
   onAttempt?: (operation: Operation) => void;
   /** Called when an attempt is written to its socket, with the time it waited for one. */
@@ -215,7 +218,7 @@ export class OpenAiPredictor implements Predictor {
       ],
       response_format: {
         type: 'json_schema',
-        json_schema: { name: completion.schemaName, strict: true, schema: completion.schema },
+        json_schema: { name: completion.schemaName, strict: true, schema: this.options.schemaLengthBounds ? withLengthBounds(completion.schema) : completion.schema },
       },
       [maxTokensParameter]: maxOutputTokens[completion.operation],
       ...(temperature !== undefined && { temperature }),

@@ -26,14 +26,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).openai).toEqual({
       primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
       fallback: undefined,
-      timeoutSeconds: 30,
-      attemptTimeoutSeconds: 15,
+      // A snap attempt: 5 s + 1,000 tokens at 50/s; comms: 5 s + 4,000 at 50/s. Two attempts and an 8 s back-off.
+      timeoutSeconds: 178,
+      budgets: {
+        predictSnap: { timeoutSeconds: 58, primarySeconds: 58, attemptTimeoutSeconds: 25 },
+        analyseComms: { timeoutSeconds: 178, primarySeconds: 178, attemptTimeoutSeconds: 85 },
+      },
+      minTokensPerSecond: 50,
+      firstTokenSeconds: 5,
       maxRetries: 1,
       maxOutputTokens: { predictSnap: 1000, analyseComms: 4000 },
       maxTokensParameter: 'max_completion_tokens',
       temperature: 0,
       seed: undefined,
       reasoningEffort: undefined,
+      schemaLengthBounds: false,
       maxSockets: 256,
       breakerFailures: 5,
       breakerCooldownSeconds: 30,
@@ -43,8 +50,8 @@ describe('loadConfig', () => {
   test('when the upstream bounds and sampling are set, then they are read', () => {
     const openai = loadConfig({
       OPENAI_API_KEY: 'sk-x',
-      OPENAI_TIMEOUT_SECONDS: '60',
-      OPENAI_ATTEMPT_TIMEOUT_SECONDS: '20',
+      OPENAI_TIMEOUT_SECONDS: '200',
+      OPENAI_ATTEMPT_TIMEOUT_SECONDS: '90',
       OPENAI_MAX_OUTPUT_TOKENS: '4000',
       OPENAI_MAX_TOKENS_PARAMETER: 'max_tokens',
       OPENAI_TEMPERATURE: '0.7',
@@ -52,8 +59,8 @@ describe('loadConfig', () => {
       OPENAI_REASONING_EFFORT: 'low',
     }).openai;
     expect(openai).toMatchObject({
-      timeoutSeconds: 60,
-      attemptTimeoutSeconds: 20,
+      timeoutSeconds: 200,
+      budgets: { predictSnap: { timeoutSeconds: 200, primarySeconds: 188, attemptTimeoutSeconds: 90 }, analyseComms: { timeoutSeconds: 200, primarySeconds: 188, attemptTimeoutSeconds: 90 } },
       maxOutputTokens: { predictSnap: 4000, analyseComms: 4000 },
       maxTokensParameter: 'max_tokens',
       temperature: 0.7,
@@ -62,16 +69,40 @@ describe('loadConfig', () => {
     });
   });
 
+  test.each([
+    ['127.0.0.1', 'http://127.0.0.1:8080/v1'],
+    ['localhost', 'http://localhost:11434/v1'],
+    ['::1', 'http://[::1]:8000/v1'],
+  ])('when the base URL is plain http: to this machine (%s), then it is accepted', (_, url) => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: url }).openai?.primary.baseUrl).toBe(url);
+  });
+
+  test('when OPENAI_ALLOW_INSECURE_HTTP is true, then a plain http: URL to another host is accepted', () => {
+    const url = 'http://vllm.internal:8000/v1';
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: url, OPENAI_ALLOW_INSECURE_HTTP: 'true' }).openai?.primary.baseUrl).toBe(url);
+  });
+
   test('when OPENAI_TEMPERATURE is set but empty, then no temperature is sent', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '' }).openai?.temperature).toBeUndefined();
   });
 
-  test('when a fallback is set, then the primary gets half the time budget, split over its attempts', () => {
+  test('when a fallback is set, then each route whole budget doubles: the fallback gets as much as the primary', () => {
     const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'ollama', OPENAI_FALLBACK_MODEL: 'llama3.1' }).openai;
     expect(openai).toMatchObject({
       fallback: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
-      attemptTimeoutSeconds: 7.5,
+      budgets: { predictSnap: { timeoutSeconds: 116, primarySeconds: 58, attemptTimeoutSeconds: 25 } },
     });
+  });
+
+  test('when a fallback is set with OPENAI_TIMEOUT_SECONDS, then the primary gets at most half of it', () => {
+    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'k', OPENAI_TIMEOUT_SECONDS: '200' }).openai;
+    expect(openai?.budgets.analyseComms).toEqual({ timeoutSeconds: 200, primarySeconds: 100, attemptTimeoutSeconds: 85 });
+  });
+
+  test('when the token bounds are lower or the stated speed higher, then the derived budgets shrink with them', () => {
+    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '500', OPENAI_MIN_TOKENS_PER_SECOND: '100', OPENAI_FIRST_TOKEN_SECONDS: '2', OPENAI_MAX_RETRIES: '0' }).openai;
+    expect(openai?.budgets.predictSnap).toEqual({ timeoutSeconds: 7, primarySeconds: 7, attemptTimeoutSeconds: 7 });
+    expect(openai?.timeoutSeconds).toBe(7);
   });
 
   const AZURE = { AZURE_OPENAI_ENDPOINT: 'https://acme.openai.azure.com', AZURE_OPENAI_API_KEY: 'az-key', AZURE_OPENAI_DEPLOYMENT: 'gpt-4o-prod', AZURE_OPENAI_API_VERSION: '2024-10-21' };
@@ -96,7 +127,14 @@ describe('loadConfig', () => {
     ['a temperature above 2', { OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '3' }, /OPENAI_TEMPERATURE must be a number from 0 to 2/],
     ['a seed that is not whole', { OPENAI_API_KEY: 'sk-x', OPENAI_SEED: '1.5' }, /OPENAI_SEED must be a whole number/],
     ['an unknown reasoning effort', { OPENAI_API_KEY: 'sk-x', OPENAI_REASONING_EFFORT: 'extreme' }, /OPENAI_REASONING_EFFORT must be one of/],
-    ['an attempt timeout above the whole', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '10', OPENAI_ATTEMPT_TIMEOUT_SECONDS: '11' }, /OPENAI_ATTEMPT_TIMEOUT_SECONDS must be a number from 0.05 to 10/],
+    ['an attempt timeout above the whole', { OPENAI_API_KEY: 'sk-x', OPENAI_MIN_TOKENS_PER_SECOND: '1000', OPENAI_TIMEOUT_SECONDS: '10', OPENAI_ATTEMPT_TIMEOUT_SECONDS: '11' }, /OPENAI_TIMEOUT_SECONDS must be at least 11 \(got 10\): one attempt must fit/],
+    ['an attempt timeout shorter than the comms bound takes at the stated speed', { OPENAI_API_KEY: 'sk-x', OPENAI_ATTEMPT_TIMEOUT_SECONDS: '15' }, /OPENAI_ATTEMPT_TIMEOUT_SECONDS must be at least 25 \(got 15\): the snap route's bound of 1000 output tokens \(OPENAI_MAX_OUTPUT_TOKENS\) can take 25 s at OPENAI_MIN_TOKENS_PER_SECOND \(50\)/],
+    ['a whole timeout shorter than one comms attempt', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '30' }, /OPENAI_TIMEOUT_SECONDS must be at least 85 \(got 30\): one attempt must fit, and the comms route's bound of 4000 output tokens/],
+    ['a whole timeout that leaves the primary, with a fallback, less than one attempt', { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_FALLBACK_API_KEY: 'k', OPENAI_TIMEOUT_SECONDS: '100' }, /OPENAI_TIMEOUT_SECONDS must be at least 170 \(got 100\): one attempt must fit \(with a fallback the primary gets half of it\)/],
+    ['a plain http: base URL to a remote host', { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://llm.example.com/v1' }, /OPENAI_BASE_URL is a plain http: URL to a host other than this machine/],
+    ['a plain http: fallback on a private address', { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://10.0.0.5:8000/v1', OPENAI_FALLBACK_API_KEY: 'k' }, /OPENAI_FALLBACK_BASE_URL is a plain http: URL/],
+    ['a plain http: Azure endpoint', { AZURE_OPENAI_ENDPOINT: 'http://acme.openai.azure.com', AZURE_OPENAI_API_KEY: 'k', AZURE_OPENAI_DEPLOYMENT: 'd', AZURE_OPENAI_API_VERSION: 'v' }, /AZURE_OPENAI_ENDPOINT is a plain http: URL/],
+    ['a stated speed of zero', { OPENAI_API_KEY: 'sk-x', OPENAI_MIN_TOKENS_PER_SECOND: '0' }, /OPENAI_MIN_TOKENS_PER_SECOND must be a number from 0.1/],
     ['a tiny output bound', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '8' }, /OPENAI_MAX_OUTPUT_TOKENS must be a number from 16/],
   ])('when %s is set, then startup is refused, naming the variables', (_name, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -105,20 +143,20 @@ describe('loadConfig', () => {
 
   test.each([
     ['the embedded predictor', {}, 15],
-    ['the default upstream timeout', { OPENAI_API_KEY: 'sk-x' }, 45],
+    ['the default upstream budgets (comms: 178 s)', { OPENAI_API_KEY: 'sk-x' }, 193],
     ['a 90 s upstream timeout', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90' }, 105],
   ])('when SHUTDOWN_TIMEOUT_SECONDS is unset with %s, then it lets the longest paid call finish (%p s)', (_name, env, want) => {
     expect(loadConfig(env).shutdownTimeoutSeconds).toBe(want);
   });
 
   test('when SHUTDOWN_TIMEOUT_SECONDS is shorter than the longest paid call, then startup is refused naming both variables', () => {
-    expect(() => loadConfig({ OPENAI_API_KEY: 'sk-x', SHUTDOWN_TIMEOUT_SECONDS: '10' })).toThrow(
+    expect(() => loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90', SHUTDOWN_TIMEOUT_SECONDS: '10' })).toThrow(
       new ConfigError(
         'SHUTDOWN_TIMEOUT_SECONDS',
-        'must be at least 45 (got 10): OPENAI_TIMEOUT_SECONDS (30) plus 15 s to store the result, so that a shutdown lets paid calls in flight finish',
+        'must be at least 105 (got 10): OPENAI_TIMEOUT_SECONDS (90) plus 15 s to store the result, so that a shutdown lets paid calls in flight finish',
       ),
     );
-    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', SHUTDOWN_TIMEOUT_SECONDS: '60' }).shutdownTimeoutSeconds).toBe(60);
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90', SHUTDOWN_TIMEOUT_SECONDS: '120' }).shutdownTimeoutSeconds).toBe(120);
   });
 
   test.each([

@@ -202,4 +202,13 @@ describe('createSnap (domain)', () => {
     expect(store.stored).toHaveLength(1);
     expect(store.failedSpends).toEqual([spend('failure', 3)]);
   });
+
+  test('when the answer names the primary as secondary, then the snap is stored and returned without a secondary', async () => {
+    const store = inMemory(1);
+    const equal = { ...PREDICTION, secondary_profile: 'Precisionist' as const, secondary_code: 'PR' as const };
+    const { result } = await createSnap({ ...store, predictor: predicting(equal) }, CALLER, SUBJECT, { requestId: 'req-1' });
+    const withoutSecondary = { ...PREDICTION, secondary_profile: null, secondary_code: null, secondary_profile_summary: null };
+    expect(result.snapResponse).toEqual({ name: 'Ada', ...withoutSecondary });
+    expect(store.stored[0]?.prediction).toEqual(withoutSecondary);
+  });
 });

@@ -5,6 +5,7 @@ import { type Predictor, type UpstreamSpend } from '../../../src/domain/ports';
 
 const noDatabase = { poolCounts: () => undefined, countActiveHolds: async () => 0 };
 const provenance = { predictor: 'embedded', model: 'm', promptVersion: 'v' } as const;
+const NO_PREDICTION = { profile: null, primary_code: null, secondary_profile: null, secondary_code: null, confidence: null, reasoning: null, summary: null, secondary_profile_summary: null };
 
 async function sample(metrics: ReturnType<typeof createMetrics>, name: string, labels: Record<string, string>): Promise<number> {
   const metric = await metrics.registry.getSingleMetric(name)?.get();
@@ -14,7 +15,7 @@ async function sample(metrics: ReturnType<typeof createMetrics>, name: string, l
 describe('instrumentPredictor', () => {
   test('when a call succeeds, then it is timed as a success and its result passes through unchanged', async () => {
     const metrics = createMetrics(noDatabase);
-    const result = { profile: null } as never;
+    const result = NO_PREDICTION as never;
     const inner: Predictor = { predictSnap: async () => ({ result, provenance }), analyseComms: async () => ({ result, provenance }) };
     const predicted = await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r' });
     expect(predicted).toEqual({ result, provenance });
@@ -44,7 +45,7 @@ describe('instrumentPredictor', () => {
     const inner: Predictor = {
       predictSnap: async (_subject, context) => {
         for (const spend of spends) context.onSpend?.(spend);
-        return { result: { profile: null } as never, provenance };
+        return { result: NO_PREDICTION, provenance };
       },
       analyseComms: async () => Promise.reject(new Error('not used')),
     };
@@ -55,6 +56,15 @@ describe('instrumentPredictor', () => {
     expect([await tokens('prompt', 'primary', 'failure'), await tokens('completion', 'primary', 'failure')]).toEqual([600, 40]);
     expect([await tokens('prompt', 'fallback', 'success'), await tokens('completion', 'fallback', 'success')]).toEqual([610, 90]);
     expect(await sample(metrics, 'upstream_unreported_calls_total', { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' })).toBe(1);
+  });
+
+  test('when a snap answer breaks the taxonomy, then each rule it needs is counted and the answer passes on as given (the domain repairs it)', async () => {
+    const metrics = createMetrics(noDatabase);
+    const result = { ...NO_PREDICTION, profile: 'Nurturer' as const, primary_code: 'TB' as const, secondary_profile: 'Nurturer' as const, secondary_code: 'NU' as const };
+    const inner: Predictor = { predictSnap: async () => ({ result, provenance }), analyseComms: async () => Promise.reject(new Error('not used')) };
+    expect((await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r' })).result).toBe(result);
+    expect(await sample(metrics, 'predictions_repaired_total', { rule: 'name-decides-code' })).toBe(1);
+    expect(await sample(metrics, 'predictions_repaired_total', { rule: 'secondary-equals-primary' })).toBe(1);
   });
 });
 

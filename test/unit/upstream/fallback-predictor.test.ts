@@ -54,7 +54,7 @@ describe('withFallback', () => {
     primary = new ScriptedPredictor('primary-model');
     fallback = new ScriptedPredictor('fallback-model');
     const breaker = new CircuitBreaker({ failures: 2, cooldownMs: 1000, now: () => now });
-    predictor = withFallback({ primary, fallback, breaker, timeoutMs: 60_000 });
+    predictor = withFallback({ primary, fallback, breaker, timeoutMs: { predictSnap: 60_000, analyseComms: 120_000 } });
   });
 
   /** Makes `n` calls fail on the primary and end on the fallback. */

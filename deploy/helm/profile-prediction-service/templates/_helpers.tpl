@@ -42,8 +42,10 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 
 {{/* Environment shared by the service and the migration Job. */}}
 {{- define "pps.env" -}}
-{{- if lt (int .Values.config.shutdownTimeoutSeconds) (add (int .Values.config.openaiTimeoutSeconds) 15 | int) -}}
-{{- fail "config.shutdownTimeoutSeconds must be at least config.openaiTimeoutSeconds + 15: a shutdown must let paid calls in flight finish" -}}
+{{- /* 178: the longest call the service derives when OPENAI_TIMEOUT_SECONDS is unset (comms, docs/upstream.md). */ -}}
+{{- $longestCall := .Values.config.openaiTimeoutSeconds | default 178 | int -}}
+{{- if lt (int .Values.config.shutdownTimeoutSeconds) (add $longestCall 15 | int) -}}
+{{- fail "config.shutdownTimeoutSeconds must be at least the longest call (config.openaiTimeoutSeconds, or 178 when empty) + 15: a shutdown must let paid calls in flight finish" -}}
 {{- end -}}
 - name: NODE_ENV
   value: production
@@ -56,8 +58,10 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 - name: OPENAI_API_KEY
   valueFrom:
     secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.openaiApiKeyKey }}, optional: true}
+{{- with .Values.config.openaiTimeoutSeconds }}
 - name: OPENAI_TIMEOUT_SECONDS
-  value: {{ .Values.config.openaiTimeoutSeconds | quote }}
+  value: {{ . | quote }}
+{{- end }}
 - name: DATABASE_POOL_MAX
   value: {{ .Values.config.databasePoolMax | quote }}
 - name: LOG_LEVEL

