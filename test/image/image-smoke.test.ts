@@ -100,7 +100,7 @@ describe('the image, on PostgreSQL and Redis with an OpenAI-compatible upstream'
   it('when ready, then /readyz reports PostgreSQL and Redis ok, with no token', async () => {
     const response = await fetch(`${started.adminUrl}/readyz`);
     expect(response.status).toBe(200);
-    expect(await bodyOf(response)).toEqual({ status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } });
+    expect(await bodyOf(response)).toEqual({ status: 'ok', checks: { postgresql: 'ok', redis: 'ok', upstream: 'ok' } });
   });
 
   it('when an account is created through the admin API, then a snap and a comms analysis are 201', async () => {
