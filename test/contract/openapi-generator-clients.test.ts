@@ -70,8 +70,9 @@ describe('openapi-generator clients', () => {
         },
         commsId: expect.any(Number),
         comms: {
-          profile: null,
-          primary_code: null,
+          // The comms answer names the stored snap's profile, not the model's (issue 19).
+          profile: 'Catalyst',
+          primary_code: 'CT',
           summary: null,
           do: [],
           dont: [],
