@@ -84,7 +84,7 @@ describe('Redis stopped', () => {
       for (let i = 0; i < 5; i += 1) {
         const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
         expect(response.status).toBe(201);
-        // Counted in the process. (That a slow Redis costs a request at most fallbackAfterMs is
+        // Counted in the process. (That a silent Redis costs a request at most detachAfterMs is
         // test/unit/data/rate-limit/failover-store.test.ts's, on fake timers: no elapsed time here.)
         expect(response.headers.get('x-ratelimit-remaining')).toBe(String(49 - i));
       }
@@ -125,6 +125,19 @@ describe('Redis stopped', () => {
       recovered = await readiness();
     }
     expect(recovered).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } }, shared: 1 });
+  });
+
+  test('when Redis dies under an idle instance, then rate_limit_store_shared drops to 0 with no request at all, and returns to 1 with Redis', async () => {
+    const shared = async () => sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'rate_limit_store_shared');
+    await until(async () => (await shared()) === 1, 30_000, 100);
+    await controlService('redis-stop');
+    try {
+      // Only /metrics is asked (no API request, no /readyz): the store's own PING notices.
+      await until(async () => (await shared()) === 0, 30_000, 100);
+    } finally {
+      await controlService('redis-start');
+    }
+    await until(async () => (await shared()) === 1, 30_000, 100);
   });
 });
 
