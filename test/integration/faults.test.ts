@@ -88,7 +88,7 @@ describe('Redis stopped', () => {
       for (let i = 0; i < 5; i += 1) {
         const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
         expect(response.status).toBe(201);
-        // Counted in the process. (That a slow Redis costs a request at most fallbackAfterMs is
+        // Counted in the process. (That a silent Redis costs a request at most detachAfterMs is
         // test/unit/data/rate-limit/failover-store.test.ts's, on fake timers: no elapsed time here.)
         expect(response.headers.get('x-ratelimit-remaining')).toBe(String(49 - i));
       }
@@ -142,10 +142,9 @@ describe('Redis stopped', () => {
     await untilReadiness(ok, 'ready with Redis before the test');
     await controlService('redis-stop');
     try {
-      // The store notices on a request that needs it: the first one errors and moves the
-      // store to the process, unless Redis's silence outlasts fallbackAfterMs first (a busy
-      // machine), which counts that one request in the process and keeps the shared state
-      // until the next. So each look sends a request first, and every one is served.
+      // The store notices on the first request that needs Redis (or at its own PING): each
+      // look sends a request first, and every one is served. Polled rather than read once:
+      // /readyz and /metrics are two reads, and the state may change between them.
       const served = async () => {
         expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': clientIp() })).status).toBe(201);
       };
@@ -155,6 +154,18 @@ describe('Redis stopped', () => {
     }
     await untilReadiness(ok, 'ready with Redis again after it restarted');
   }, 180_000);
+  test('when Redis dies under an idle instance, then rate_limit_store_shared drops to 0 with no request at all, and returns to 1 with Redis', async () => {
+    const shared = async () => sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'rate_limit_store_shared');
+    await until(async () => (await shared()) === 1, 30_000, 100);
+    await controlService('redis-stop');
+    try {
+      // Only /metrics is asked (no API request, no /readyz): the store's own PING notices.
+      await until(async () => (await shared()) === 0, 30_000, 100);
+    } finally {
+      await controlService('redis-start');
+    }
+    await until(async () => (await shared()) === 1, 30_000, 100);
+  });
 });
 
 describe('signals', () => {
