@@ -68,9 +68,9 @@ export function baselineOf(results: BenchResults): ThroughputRow {
   return row;
 }
 
-/** The service row run with WEB_CONCURRENCY=`workers`. */
-export function serviceRow(results: BenchResults, workers: number): ThroughputRow | undefined {
-  return results.throughput.find((r) => r.workers === workers);
+/** The service row run with WEB_CONCURRENCY=`workers` and the given predictor. */
+export function serviceRow(results: BenchResults, workers: number, predictor: ThroughputRow['predictor'] = 'embedded'): ThroughputRow | undefined {
+  return results.throughput.find((r) => r.workers === workers && r.predictor === predictor);
 }
 
 /** req/s of `row` over the baseline's. */

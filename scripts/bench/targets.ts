@@ -28,6 +28,15 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       { target: 'p99 ≤ 40 ms at 50 connections, one process', measured: `${p99Ms.toFixed(0)} ms`, met: clean && p99Ms <= 40 },
       { target: 'service CPU per 201 ≤ 0.40 ms, one process', measured: `${serverMsPer2xx.toFixed(2)} ms`, met: clean && serverMsPer2xx <= 0.4 },
     );
+    const upstream = serviceRow(results, 1, 'upstream');
+    if (upstream) {
+      const per201 = summarise(upstream).serverMsPer2xx;
+      checks.push({
+        target: 'upstream predictor: service CPU per 201 ≤ 2 × the embedded one, same load, one process',
+        measured: `${per201.toFixed(2)} ms against ${serverMsPer2xx.toFixed(2)} ms = ${(per201 / serverMsPer2xx).toFixed(2)} ×`,
+        met: clean && per201 <= 2 * serverMsPer2xx,
+      });
+    }
   }
   const burst = results.slowUpstream;
   const fraction = burst.load.okPerSecond / burst.ceilingPerSecond;
