@@ -16,6 +16,8 @@ export interface BenchResults {
   throughput: ThroughputRow[];
   /** The burst: 1,000 requests at once behind the 2 s upstream. */
   slowUpstream: SlowUpstreamResult;
+  /** The same burst on the embedded predictor: what the burst costs without an upstream call. */
+  embeddedBurst: SlowUpstreamResult;
   /** The capacity run: 5,000 requests in flight at once on one process. */
   capacity: SlowUpstreamResult;
   coldStarts: ColdStartRow[];

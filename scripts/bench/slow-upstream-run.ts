@@ -47,7 +47,7 @@ export async function measureSlowUpstream(
   settings: BenchSettings,
   backing: Record<string, string>,
   log: (line: string) => void,
-  run: { label: string; requests: number; warmupRequests: number },
+  run: { label: string; requests: number; warmupRequests: number; /** The embedded predictor instead of the fake upstream: the same burst without an upstream call. */ embedded?: boolean },
 ): Promise<SlowUpstreamResult> {
   const probeDir = join(paths.workDir, `loop-delay-${run.label}`);
   mkdirSync(probeDir, { recursive: true });
@@ -62,7 +62,7 @@ export async function measureSlowUpstream(
       env: {
         ...backing,
         WEB_CONCURRENCY: '1',
-        ...upstreamEnv(upstream.baseURL),
+        ...(run.embedded ? {} : upstreamEnv(upstream.baseURL)),
         // These runs measure every request served at once (CPU per 201, memory per request in flight), not shedding: the admission rows do that.
         MAX_REQUESTS_IN_FLIGHT: String(run.requests + run.warmupRequests),
         // …and every one of them in flight to the upstream at once (the default socket cap, 256, would queue them).
