@@ -2,7 +2,8 @@
 import { bodyOf } from '../support/json';
 import { randomUUID } from 'node:crypto';
 import { clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTcpProxy } from '../support/tcp-proxy';
+import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
 let account: TestAccount;
@@ -114,6 +115,39 @@ describe('rate limit', () => {
       expect((await postAs(ip, second)).status).toBe(429);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('a slow Redis', () => {
+  test('when Redis answers 250 ms late, then it is still the count: of 150 requests in a window exactly 120 are allowed and 30 refused with the 429', async () => {
+    const proxy = await startTcpProxy(requireEnv('REDIS_URL'));
+    const prefix = `test:${randomUUID()}:`;
+    const slow = await startTestServer({ RATE_LIMIT_MAX: '120', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_REDIS_PREFIX: prefix, REDIS_URL: proxy.url });
+    try {
+      const ip = clientIp();
+      // 60 counted while Redis is quick, then 90 at once while every answer is late:
+      // a late answer counted in the process instead would let all 90 through.
+      const quick = await sendSequentially(60, () => postAs(ip, slow, null));
+      proxy.delayReplies(250);
+      const late = await Promise.all(Array.from({ length: 90 }, () => postAs(ip, slow, null)));
+      const statuses = [...quick, ...late].map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(120);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+      const refused = late.find((r) => r.status === 429) as Response;
+      expect(await bodyOf(refused)).toEqual({
+        success: false,
+        message: 'ThrottlerException: Too Many Requests',
+        error: 'ThrottlerException: Too Many Requests',
+        statusCode: 429,
+        timestamp: expect.any(String),
+      });
+      expect(refused.headers.get('retry-after')).toBe(rateLimitHeaders(refused).reset);
+      const metrics = await (await fetch(`${slow.adminUrl}/metrics`)).text();
+      expect(metrics).toMatch(/^rate_limit_store_shared 1$/m);
+    } finally {
+      await slow.close();
+      await proxy.close();
     }
   });
 });

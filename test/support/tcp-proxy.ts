@@ -6,7 +6,9 @@
  * text), with or without delivering it first: a COMMIT whose answer is lost, or a
  * statement that never arrived. `delayNewConnections(ms)` holds each new connection
  * silent for that long before it is connected through (Infinity: a black hole that
- * accepts and never answers), and `cutAll()` cuts the connections open now.
+ * accepts and never answers), `delayReplies(ms)` holds every chunk the service sends
+ * back for that long (in order: a slow service that still answers), and `cutAll()` cuts
+ * the connections open now.
  */
 import { once } from 'node:events';
 import { createConnection, createServer, type Socket } from 'node:net';
@@ -23,6 +25,8 @@ export interface TcpProxy {
   cutAt(marker: string, options: { deliver: boolean }): Promise<void>;
   /** New connections wait `ms` before they reach the service (Infinity: never); 0 again to heal. */
   delayNewConnections(ms: number): void;
+  /** Each chunk the service sends back reaches the client `ms` later, in order; 0 again to heal. */
+  delayReplies(ms: number): void;
   /** Cuts every connection open now; the proxy keeps listening. */
   cutAll(): void;
   close(): Promise<void>;
@@ -45,6 +49,7 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let armed: Cut | undefined;
   let connectDelayMs = 0;
+  let replyDelayMs = 0;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -84,8 +89,19 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       }
       upstream.write(chunk);
     });
+    /** Held reply chunks, each with when it is due, sent in order by one timer at a time. */
+    const held: Array<{ chunk: Buffer; dueAt: number }> = [];
+    const sendDue = () => {
+      while (held.length > 0 && (held[0]?.dueAt ?? 0) <= Date.now()) client.write((held.shift() as { chunk: Buffer }).chunk);
+      if (held.length > 0) setTimeout(sendDue, (held[0]?.dueAt ?? 0) - Date.now());
+    };
+    const reply = (chunk: Buffer) => {
+      if (replyDelayMs === 0 && held.length === 0) return void client.write(chunk);
+      held.push({ chunk, dueAt: Date.now() + replyDelayMs });
+      if (held.length === 1) setTimeout(sendDue, replyDelayMs);
+    };
     upstream.on('data', (chunk: Buffer) => {
-      if (!swallowing) client.write(chunk);
+      if (!swallowing) reply(chunk);
       else if (chunk.includes(READY_FOR_QUERY)) cutBoth(swallowing);
     });
     client.once('close', () => upstream.destroy());
@@ -103,6 +119,9 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     cutAt: (marker, { deliver }) => new Promise<void>((resolve) => (armed = { marker, deliver, done: resolve })),
     delayNewConnections: (ms) => {
       connectDelayMs = ms;
+    },
+    delayReplies: (ms) => {
+      replyDelayMs = ms;
     },
     cutAll: () => {
       for (const socket of sockets) socket.destroy();

@@ -1,28 +1,37 @@
 /**
  * The failover between a shared store (Redis) and an in-process one, as a small state
- * machine that knows nothing of Redis: `primary` is used while it answers in time,
- * `fallback` otherwise, and `primary` is attached again in the background.
+ * machine that knows nothing of Redis: `primary` is used while it is alive, `fallback`
+ * while it is not, and `primary` is attached again in the background.
  *
- * - Detached (the start, and after an error): every call goes to `fallback`; an attempt
+ * - Detached (the start, and after a failure): every call goes to `fallback`; an attempt
  *   to attach `primary` runs every `retryEveryMs` until one succeeds.
- * - Shared (after a successful attach): every call goes to `primary`; an answer slower
- *   than `fallbackAfterMs` counts that one call in `fallback` (the state stays shared);
- *   an error counts it in `fallback` and detaches.
+ * - Shared (after a successful attach): every call goes to `primary` and is judged by
+ *   its count alone, however slowly it answers: a slow but alive Redis is never bypassed
+ *   (a call counted in the process while its count also lands in Redis would be judged
+ *   against the wrong count). Only a failure detaches: an error, or no answer within
+ *   `detachAfterMs` (then that call counts in `fallback`). While shared, `check` (PING)
+ *   runs every `checkEveryMs`, so an idle process notices a dead Redis too.
+ * Timeouts count only time in which the event loop could read the answer
+ * (support/with-timeout.ts), so a busy process does not detach a Redis that answered.
  * Each change of state is logged once.
  */
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { Logger } from '../../support/logger';
-import { TimeoutError, withTimeout } from '../../support/with-timeout';
+import { withTimeoutAfterIo } from '../../support/with-timeout';
 
 export interface FailoverOptions {
   prefix: string;
-  /** A `primary` answer slower than this counts that call in `fallback`. */
-  fallbackAfterMs: number;
+  /** A `primary` that has not answered a call (or a check) within this is taken for dead. */
+  detachAfterMs: number;
   /** Delay between attempts to attach `primary` while it is detached. */
   retryEveryMs: number;
+  /** Delay between checks of `primary` while it is shared. */
+  checkEveryMs: number;
   logger: Pick<Logger, 'warn'>;
   /** One bounded attempt to make `primary` usable (connect, load scripts); rejects if it is not. */
   attach: () => Promise<void>;
+  /** Whether `primary` answers (PING); rejects if it does not. */
+  check: () => Promise<unknown>;
 }
 
 export class FailoverStore implements Store {
@@ -32,7 +41,9 @@ export class FailoverStore implements Store {
   /** Set once anything was said, so each change is logged once. */
   private announced = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  private checkTimer: NodeJS.Timeout | undefined;
   private attaching: Promise<void> | undefined;
+  private checking: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -61,6 +72,26 @@ export class FailoverStore implements Store {
     return this.attaching;
   }
 
+  /**
+   * Asks `primary` whether it answers (concurrent calls share one check); a failure
+   * detaches it and rejects. Rejects at once while detached.
+   */
+  check(): Promise<void> {
+    if (!this.shared) return Promise.reject(new Error('the rate limit is counted in this process: Redis has not answered since it failed'));
+    this.checking ??= withTimeoutAfterIo(Promise.resolve().then(this.options.check), this.options.detachAfterMs)
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.useFallback(err);
+          throw err;
+        },
+      )
+      .finally(() => {
+        this.checking = undefined;
+      });
+    return this.checking;
+  }
+
   /** express-rate-limit's call: `primary` is initialised by `options.attach`, with the same window. */
   init(options: Options): void {
     this.fallback.init?.(options);
@@ -81,17 +112,18 @@ export class FailoverStore implements Store {
   shutdown(): void {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.checkTimer);
     this.retryTimer = undefined;
+    this.checkTimer = undefined;
     void this.fallback.shutdown?.();
   }
 
   private async withFallback<T>(call: (store: Store) => Promise<T> | T): Promise<T> {
     if (!this.shared) return call(this.fallback);
     try {
-      return await withTimeout(Promise.resolve(call(this.primary)), this.options.fallbackAfterMs);
+      return await withTimeoutAfterIo(Promise.resolve(call(this.primary)), this.options.detachAfterMs);
     } catch (err) {
-      // A slow answer costs only this call its shared count; an error means `primary` is gone.
-      if (!(err instanceof TimeoutError)) this.useFallback(err);
+      this.useFallback(err);
       return call(this.fallback);
     }
   }
@@ -101,6 +133,7 @@ export class FailoverStore implements Store {
     if (!this.shared && this.announced) this.options.logger.warn('rate limit store: Redis answers again, using the shared limit');
     this.shared = true;
     this.announced = true;
+    this.scheduleCheck();
   }
 
   private useFallback(err: unknown): void {
@@ -112,6 +145,8 @@ export class FailoverStore implements Store {
     }
     this.shared = false;
     this.announced = true;
+    clearTimeout(this.checkTimer);
+    this.checkTimer = undefined;
     this.scheduleAttach();
   }
 
@@ -122,5 +157,17 @@ export class FailoverStore implements Store {
       void this.attach();
     }, this.options.retryEveryMs);
     this.retryTimer.unref();
+  }
+
+  private scheduleCheck(): void {
+    if (this.closed || this.checkTimer) return;
+    this.checkTimer = setTimeout(() => {
+      this.checkTimer = undefined;
+      this.check().then(
+        () => this.scheduleCheck(),
+        () => undefined, // detached: attach() takes over
+      );
+    }, this.options.checkEveryMs);
+    this.checkTimer.unref();
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The Redis client's lifecycle for the rate limit (REDIS_URL set): the client, the
  * rate-limit-redis store over it, and the failover to an in-process store
- * (failover-store.ts) while Redis is unreachable, slower than `fallbackAfterMs`, or
- * refuses the store's scripts (DESIGN.md: "If Redis is down, the limit falls back to
- * the process").
+ * (failover-store.ts) while Redis is unreachable, does not answer within `detachAfterMs`,
+ * or refuses the store's scripts (DESIGN.md: "If Redis is down, the limit falls back to
+ * the process"). A slow Redis that answers is waited for: its count is the limit.
  *
  * Startup never waits on Redis longer than `connectTimeoutMs`: the first connection and
  * the loading of rate-limit-redis's scripts (SCRIPT LOAD) are one bounded attempt; when it
@@ -22,8 +22,10 @@ export interface RedisStoreOptions {
   prefix: string;
   windowMs: number;
   logger: Logger;
-  /** A Redis answer slower than this counts as a failure (this request counts in-process). */
-  fallbackAfterMs?: number;
+  /** No answer within this (a call or a PING) detaches Redis: that request and the next count in-process. */
+  detachAfterMs?: number;
+  /** While Redis is used, a PING this often, so an idle process notices a dead Redis. */
+  checkEveryMs?: number;
   /** Bound of one attempt to connect and load the scripts. */
   connectTimeoutMs?: number;
   /** Delay between attempts while Redis does not answer. */
@@ -32,7 +34,7 @@ export interface RedisStoreOptions {
 
 /** Resolves after one bounded attempt to use Redis, whatever its outcome. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<RateLimitStore> {
-  const { redisUrl, prefix, windowMs, logger, fallbackAfterMs = 100, connectTimeoutMs = 2000, retryEveryMs = 1000 } = options;
+  const { redisUrl, prefix, windowMs, logger, detachAfterMs = 2000, checkEveryMs = 1000, connectTimeoutMs = 2000, retryEveryMs = 1000 } = options;
   // Loaded only here: the embedded default starts without it (a tenth of a second of start-up).
   const { createClient } = await import('@redis/client');
   const client = createClient({
@@ -47,23 +49,22 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Rate
   const redis = new RedisStore({ prefix, sendCommand: (...args: string[]) => client.sendCommand(args) });
   const store = new FailoverStore(redis, new MemoryStore(), {
     prefix,
-    fallbackAfterMs,
+    detachAfterMs,
     retryEveryMs,
+    checkEveryMs,
     logger,
     attach: async () => {
       await withTimeout(connected, connectTimeoutMs);
       // Loads the scripts afresh: a failed load is not kept.
       await withTimeout(redis.init({ windowMs } as Options), connectTimeoutMs);
     },
+    check: () => client.ping(),
   });
   await store.attach();
   return {
     store,
     shared: () => store.isShared(),
-    ping: async () => {
-      if (!store.isShared()) throw new Error('the rate limit is counted in this process: Redis has not answered since it failed');
-      await client.ping();
-    },
+    ping: () => store.check(),
     close: async () => {
       store.shutdown();
       if (client.isOpen) await client.close();
