@@ -56,7 +56,9 @@ pg_start() {
 redis_start() {
   redis-server --port "$1" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --dir "$dir/redis" --pidfile "$dir/redis/pid" --logfile "$dir/redis/log"
-  for _ in $(seq 1 50); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  # Up to 60 s: generous, for a busy machine (it answers in well under a second when idle).
+  for _ in $(seq 1 600); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  echo "redis-server did not answer PING on port $1 within 60 s" >&2
   return 1
 }
 

@@ -13,11 +13,9 @@ import type { ArrivalResult, ArrivalSpec } from './arrivals';
 import { createAccount } from './accounts';
 import type { BenchSettings } from './bench-settings';
 import { logTail, startChild } from './child-process';
-import { backingPids, startService, type BenchPaths } from './servers';
-import { announced } from './slow-upstream-run';
+import { backingPids, startFakeUpstream, startService, upstreamEnv, type BenchPaths } from './servers';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
 import { writeFileSync, readFileSync } from 'node:fs';
-import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 
 export interface ShedBurstResult {
   requests: number;
@@ -74,19 +72,9 @@ async function withSlowService<T>(
   label: string,
   work: (service: Awaited<ReturnType<typeof startService>>, cpuWatch: Record<string, number>) => Promise<T>,
 ): Promise<T> {
-  const upstream = startChild({
-    name: `fake upstream, ${label}`,
-    args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
-    env: { DELAY_MS: String(settings.upstreamDelayMs) },
-    logFile: join(paths.workDir, `slow-upstream-${label}.log`),
-    cwd: paths.root,
-  });
+  const upstream = await startFakeUpstream(paths, { delayMs: settings.upstreamDelayMs, label });
   try {
-    const { baseURL } = await announced<{ baseURL: string }>(upstream, 'baseURL');
-    const service = await startService(paths, {
-      name: `service, ${label}`,
-      env: { ...backing, WEB_CONCURRENCY: '1', OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' },
-    });
+    const service = await startService(paths, { name: `service, ${label}`, env: { ...backing, WEB_CONCURRENCY: '1', ...upstreamEnv(upstream.baseURL) } });
     try {
       return await work(service, { server: service.child.pid, ...backingPids(backing) });
     } finally {

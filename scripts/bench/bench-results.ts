@@ -16,6 +16,8 @@ export interface BenchResults {
   throughput: ThroughputRow[];
   /** The burst: 1,000 requests at once behind the 2 s upstream. */
   slowUpstream: SlowUpstreamResult;
+  /** The same burst on the embedded predictor: what the burst costs without an upstream call. */
+  embeddedBurst: SlowUpstreamResult;
   /** The capacity run: 5,000 requests in flight at once on one process. */
   capacity: SlowUpstreamResult;
   coldStarts: ColdStartRow[];
@@ -68,9 +70,9 @@ export function baselineOf(results: BenchResults): ThroughputRow {
   return row;
 }
 
-/** The service row run with WEB_CONCURRENCY=`workers`. */
-export function serviceRow(results: BenchResults, workers: number): ThroughputRow | undefined {
-  return results.throughput.find((r) => r.workers === workers);
+/** The service row run with WEB_CONCURRENCY=`workers` and the given predictor. */
+export function serviceRow(results: BenchResults, workers: number, predictor: ThroughputRow['predictor'] = 'embedded'): ThroughputRow | undefined {
+  return results.throughput.find((r) => r.workers === workers && r.predictor === predictor);
 }
 
 /** req/s of `row` over the baseline's. */

@@ -121,3 +121,14 @@ function accepts(port: number): Promise<boolean> {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Waits for the JSON line holding `key` that a child prints to its log. */
+export async function announced<T>(child: Child, key: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.includes(`"${key}"`));
+    if (line) return JSON.parse(line) as T;
+    await sleep(20);
+  }
+  throw new Error(`${child.name} did not announce ${key}:\n${logTail(child)}`);
+}

@@ -126,6 +126,16 @@ function slowUpstreamSection(results: BenchResults): string {
   );
 }
 
+function embeddedBurstSection(results: BenchResults): string {
+  const slow = results.embeddedBurst;
+  return burstSection(
+    `## The same burst on the embedded predictor: ${int(slow.requests)} requests at once`,
+    `A fresh service process as above, its predictor the embedded one (no upstream call): what the burst's ${int(slow.requests)} new connections, validation, holds and charges cost on their own. ` +
+      'The server CPU per 201 against the slow-upstream row is what an upstream call adds in a burst.',
+    slow,
+  );
+}
+
 function capacitySection(results: BenchResults): string {
   const slow = results.capacity;
   return burstSection(
@@ -245,7 +255,7 @@ function notes(results: BenchResults): string[] {
   if (!isDurable(results.postgres)) {
     out.push('PostgreSQL ran without fsync or synchronous_commit: the figures are not those of a production database (`make bench` starts a durable one; this run was given another).');
   }
-  for (const slow of [results.slowUpstream, results.capacity]) {
+  for (const slow of [results.slowUpstream, results.embeddedBurst, results.capacity]) {
     if (slow.listenOverflows === 0) continue;
     const { service, upstream } = slow.acceptQueuePeak;
     const where = service >= 511 ? "the service's" : upstream >= 511 ? "the fake upstream's" : 'a';
@@ -286,6 +296,7 @@ export function renderReport(results: BenchResults): string {
     throughputSection(results),
     '',
     slowUpstreamSection(results),
+    embeddedBurstSection(results),
     '',
     capacitySection(results),
     '',

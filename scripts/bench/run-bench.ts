@@ -56,13 +56,19 @@ async function main(): Promise<void> {
       requests: settings.slowRequests,
       warmupRequests: settings.slowWarmupRequests,
     });
+    const embeddedBurst = await measureSlowUpstream(paths, settings, backing, log, {
+      label: 'embedded burst',
+      requests: settings.slowRequests,
+      warmupRequests: settings.slowWarmupRequests,
+      embedded: true,
+    });
     const capacity = await measureSlowUpstream(paths, settings, backing, log, {
       label: 'capacity',
       requests: settings.capacityRequests,
       warmupRequests: settings.capacityWarmupRequests,
     });
     const admission = await measureAdmission(paths, settings, backing, log);
-    results = { machine, postgres, settings, throughput, slowUpstream, capacity, coldStarts, admission };
+    results = { machine, postgres, settings, throughput, slowUpstream, embeddedBurst, capacity, coldStarts, admission };
   } finally {
     await stopAllChildren();
     await database.drop();

@@ -4,7 +4,8 @@
  * Express baseline.
  */
 import { join } from 'node:path';
-import { freePort, startChild, waitForPort, type Child } from './child-process';
+import { announced, freePort, startChild, waitForPort, type Child } from './child-process';
+import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 import { listenerPid } from './proc-stats';
 import { ServerMonitor } from './server-monitor';
 
@@ -101,4 +102,33 @@ export function backingPids(backing: Record<string, string>): Record<string, num
   const pidOf = (url: string | undefined, defaultPort: number) => (url ? listenerPid(Number(new URL(url).port || defaultPort)) : undefined);
   const pids = { postgres: pidOf(backing['DATABASE_URL'], 5432), redis: pidOf(backing['REDIS_URL'], 6379) };
   return Object.fromEntries(Object.entries(pids).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
+
+/** The tests' fake OpenAI-compatible server in a process of its own (slow-upstream.ts), answering after `delayMs`. */
+export interface FakeUpstream {
+  child: Child;
+  baseURL: string;
+  stop(): Promise<void>;
+}
+
+export async function startFakeUpstream(paths: BenchPaths, options: { delayMs: number; label: string }): Promise<FakeUpstream> {
+  const child = startChild({
+    name: `fake upstream, ${options.label}`,
+    args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
+    env: { DELAY_MS: String(options.delayMs) },
+    logFile: join(paths.workDir, `slow-upstream-${slug(options.label)}.log`),
+    cwd: paths.root,
+  });
+  try {
+    const { baseURL } = await announced<{ baseURL: string }>(child, 'baseURL');
+    return { child, baseURL, stop: () => child.stop() };
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+}
+
+/** The service's settings for a fake upstream at `baseURL`, which writes its answer at once: the budgets need not plan for a slow model. */
+export function upstreamEnv(baseURL: string): Record<string, string> {
+  return { OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' };
 }

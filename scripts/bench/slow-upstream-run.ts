@@ -9,16 +9,15 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchSettings } from './bench-settings';
-import { logTail, sleep, startChild, type Child } from './child-process';
+import { announced, sleep } from './child-process';
 import { createAccounts } from './accounts';
 import type { LoadResult } from './load-generator';
 import type { LoopDelaySnapshot } from './loop-delay-probe';
 import { acceptQueueDepths, listenOverflows, processTree, statusBytes } from './proc-stats';
 import { runLoad } from './run-load';
-import { backingPids, startService, type BenchPaths } from './servers';
+import { backingPids, startFakeUpstream, startService, upstreamEnv, type BenchPaths } from './servers';
 import { profileDir } from './throughput';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
-import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 
 export interface SlowUpstreamResult {
   requests: number;
@@ -48,21 +47,14 @@ export async function measureSlowUpstream(
   settings: BenchSettings,
   backing: Record<string, string>,
   log: (line: string) => void,
-  run: { label: string; requests: number; warmupRequests: number },
+  run: { label: string; requests: number; warmupRequests: number; /** The embedded predictor instead of the fake upstream: the same burst without an upstream call. */ embedded?: boolean },
 ): Promise<SlowUpstreamResult> {
   const probeDir = join(paths.workDir, `loop-delay-${run.label}`);
   mkdirSync(probeDir, { recursive: true });
-  const upstream = startChild({
-    name: 'fake upstream',
-    args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
-    env: { DELAY_MS: String(settings.upstreamDelayMs) },
-    logFile: join(paths.workDir, `slow-upstream-${run.label}.log`),
-    cwd: paths.root,
-  });
+  const upstream = await startFakeUpstream(paths, { delayMs: settings.upstreamDelayMs, label: run.label });
   const warmup = run.warmupRequests;
   let result: SlowUpstreamResult;
   try {
-    const baseURL = await announced<{ baseURL: string }>(upstream, 'baseURL');
     const service = await startService(paths, {
       name: `service, slow upstream, ${run.label}`,
       loopDelayProbe: true,
@@ -70,19 +62,17 @@ export async function measureSlowUpstream(
       env: {
         ...backing,
         WEB_CONCURRENCY: '1',
-        OPENAI_API_KEY: 'sk-bench-not-a-real-key',
-        OPENAI_BASE_URL: baseURL.baseURL,
-        // The fake writes its answer at once: the budgets need not plan for a slow model.
-        ...FAKE_UPSTREAM_SPEED,
-        OPENAI_TIMEOUT_SECONDS: '30',
+        ...(run.embedded ? {} : upstreamEnv(upstream.baseURL)),
         // These runs measure every request served at once (CPU per 201, memory per request in flight), not shedding: the admission rows do that.
         MAX_REQUESTS_IN_FLIGHT: String(run.requests + run.warmupRequests),
+        // …and every one of them in flight to the upstream at once (the default socket cap, 256, would queue them).
+        OPENAI_MAX_SOCKETS: String(run.requests),
         BENCH_LOOP_DELAY_DIR: probeDir,
       },
     });
     try {
       const apiKeys = await createAccounts(service, settings.accounts, settings.creditsPerAccount);
-      const cpuWatch = { server: service.child.pid, upstream: upstream.pid, ...backingPids(backing) };
+      const cpuWatch = { server: service.child.pid, upstream: upstream.child.pid, ...backingPids(backing) };
       const burst = (connections: number) =>
         runLoad(paths, { url: `${service.url}${SNAP_PATH}`, connections, amount: connections, timeoutSeconds: 30, apiKeys, body: SNAP_BODY, cpuWatch });
       log(`slow upstream, ${run.label}: warm-up, ${warmup} requests at once`);
@@ -92,7 +82,7 @@ export async function measureSlowUpstream(
       const overflowsBefore = listenOverflows();
       const rssBeforeBytes = statusBytes(service.child.pid, 'VmRSS') ?? 0;
       log(`slow upstream, ${run.label}: ${run.requests} requests at once, upstream answers after ${settings.upstreamDelayMs} ms`);
-      const ports = { service: Number(new URL(service.url).port), upstream: Number(new URL(baseURL.baseURL).port) };
+      const ports = { service: Number(new URL(service.url).port), upstream: Number(new URL(upstream.baseURL).port) };
       const acceptQueuePeak = { service: 0, upstream: 0 };
       const sampler = setInterval(() => {
         const depths = acceptQueueDepths([ports.service, ports.upstream]);
@@ -123,7 +113,7 @@ export async function measureSlowUpstream(
   } finally {
     await upstream.stop();
   }
-  const { requests, arrivals, maxInFlight } = await announced<{ requests: number; arrivals: number[]; maxInFlight: number }>(upstream, 'requests', 1000);
+  const { requests, arrivals, maxInFlight } = await announced<{ requests: number; arrivals: number[]; maxInFlight: number }>(upstream.child, 'requests', 1000);
   log(`slow upstream, ${run.label}: the upstream answered at most ${maxInFlight} calls at once (OPENAI_MAX_SOCKETS bounds the sockets)`);
   const burst = arrivals.slice(warmup, warmup + result.requests);
   const first = burst[0];
@@ -154,15 +144,4 @@ async function burstSnapshot(probeDir: string): Promise<LoopDelaySnapshot> {
     if (Date.now() > deadline) throw new Error(`the loop-delay probe wrote no snapshot of the burst in ${probeDir}`);
     await sleep(100);
   }
-}
-
-/** Waits for the JSON line holding `key` that a child prints to its log. */
-export async function announced<T>(child: Child, key: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.includes(`"${key}"`));
-    if (line) return JSON.parse(line) as T;
-    await sleep(20);
-  }
-  throw new Error(`${child.name} did not announce ${key}:\n${logTail(child)}`);
 }

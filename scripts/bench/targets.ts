@@ -1,5 +1,5 @@
 /** The issue's targets, each checked against what this run measured (never assumed). */
-import { median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
+import { cpuMsPer2xx, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
 import type { SlowUpstreamResult } from './slow-upstream-run';
 
 export interface TargetCheck {
@@ -28,6 +28,15 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       { target: 'p99 ≤ 40 ms at 50 connections, one process', measured: `${p99Ms.toFixed(0)} ms`, met: clean && p99Ms <= 40 },
       { target: 'service CPU per 201 ≤ 0.40 ms, one process', measured: `${serverMsPer2xx.toFixed(2)} ms`, met: clean && serverMsPer2xx <= 0.4 },
     );
+    const upstream = serviceRow(results, 1, 'upstream');
+    if (upstream) {
+      const per201 = summarise(upstream).serverMsPer2xx;
+      checks.push({
+        target: 'upstream predictor: service CPU per 201 ≤ 2 × the embedded one, same load, one process',
+        measured: `${per201.toFixed(2)} ms against ${serverMsPer2xx.toFixed(2)} ms = ${(per201 / serverMsPer2xx).toFixed(2)} ×`,
+        met: clean && per201 <= 2 * serverMsPer2xx,
+      });
+    }
   }
   const burst = results.slowUpstream;
   const fraction = burst.load.okPerSecond / burst.ceilingPerSecond;
@@ -39,6 +48,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       met: fraction >= 0.9,
     },
     { target: 'slow upstream: event-loop delay p99 ≤ 20 ms', measured: `${burst.loopDelay.p99Ms.toFixed(1)} ms`, met: burst.loopDelay.p99Ms <= 20 },
+    burstCpuAgainstEmbedded(burst, results.embeddedBurst),
   );
   const capacity = results.capacity;
   checks.push(allCreated(`capacity, ${capacity.requests} in flight`, capacity), {
@@ -70,4 +80,14 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
 function allCreated(name: string, run: SlowUpstreamResult): TargetCheck {
   const created = run.load.statusCodes['201'] ?? 0;
   return { target: `${name}: every one of ${run.requests} requests 201`, measured: `${created} of ${run.requests}`, met: created === run.requests };
+}
+
+/** The burst's server CPU per 201 with the upstream call, against the same burst on the embedded predictor. */
+function burstCpuAgainstEmbedded(burst: SlowUpstreamResult, embedded: SlowUpstreamResult): TargetCheck {
+  const [upstream, own] = [cpuMsPer2xx(burst.load, 'server'), cpuMsPer2xx(embedded.load, 'server')];
+  return {
+    target: 'slow upstream: server CPU per 201 ≤ 2 × the same burst on the embedded predictor',
+    measured: `${upstream.toFixed(2)} ms against ${own.toFixed(2)} ms = ${(upstream / own).toFixed(2)} ×`,
+    met: allCreated('', burst).met && allCreated('', embedded).met && upstream <= 2 * own,
+  };
 }

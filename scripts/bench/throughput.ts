@@ -1,20 +1,27 @@
 /**
- * The throughput runs: the bare baseline and the service (once per WEB_CONCURRENCY
- * value) all started, warmed up, then loaded in interleaved rounds with the same tool
- * and settings, one server at a time.
+ * The throughput runs: the bare baseline, the service with the embedded predictor (once
+ * per WEB_CONCURRENCY value) and the service on one process with its predictor pointed
+ * at a fake OpenAI-compatible upstream that answers at once (the production path, under
+ * the same load as the embedded one), all started, warmed up, then loaded in interleaved
+ * rounds with the same tool and settings, one server at a time.
  */
 import { join } from 'node:path';
 import type { BenchSettings } from './bench-settings';
 import type { LoadResult } from './load-generator';
 import { runLoad } from './run-load';
 import { createAccounts } from './accounts';
-import { backingPids, startBaseline, startService, type BenchPaths, type RunningService, type ServerUnderTest } from './servers';
+import { backingPids, startBaseline, startFakeUpstream, startService, upstreamEnv, type BenchPaths, type FakeUpstream, type RunningService, type ServerUnderTest } from './servers';
 import { SNAP_BODY, SNAP_PATH } from './snap-request';
+
+/** The service on one process, its predictor an OpenAI-compatible upstream that answers at once. */
+export const UPSTREAM_ROW = 'service, WEB_CONCURRENCY=1, upstream predictor';
 
 export interface ThroughputRow {
   name: string;
   /** WEB_CONCURRENCY asked for; undefined for the baseline. */
   workers: number | undefined;
+  /** The service's predictor; undefined for the baseline. */
+  predictor: 'embedded' | 'upstream' | undefined;
   rounds: LoadResult[];
   peakBytes: number;
   processes: number;
@@ -31,9 +38,10 @@ export async function measureThroughput(
   backing: Record<string, string>,
   log: (line: string) => void,
 ): Promise<ThroughputRow[]> {
-  const servers: Array<{ server: ServerUnderTest; workers: number | undefined }> = [];
+  const servers: Array<{ server: ServerUnderTest; workers: number | undefined; predictor: ThroughputRow['predictor'] }> = [];
+  let upstream: FakeUpstream | undefined;
   try {
-    servers.push({ server: await startBaseline(paths), workers: undefined });
+    servers.push({ server: await startBaseline(paths), workers: undefined, predictor: undefined });
     // One after another: they share a fresh database, and each runs the migrations.
     let admin: RunningService | undefined;
     for (const workers of settings.workerCounts) {
@@ -41,9 +49,13 @@ export async function measureThroughput(
       const profiled = settings.cpuProfile && workers === 1;
       const nodeArgs = profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir(paths)}`] : [];
       const service = await startService(paths, { name, env: { ...backing, WEB_CONCURRENCY: String(workers) }, nodeArgs });
-      servers.push({ server: service, workers });
+      servers.push({ server: service, workers, predictor: 'embedded' });
       admin ??= service;
     }
+    upstream = await startFakeUpstream(paths, { delayMs: 0, label: 'throughput' });
+    const nodeArgs = settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir(paths), 'upstream-throughput')}`] : [];
+    const env = { ...backing, WEB_CONCURRENCY: '1', ...upstreamEnv(upstream.baseURL) };
+    servers.push({ server: await startService(paths, { name: UPSTREAM_ROW, env, nodeArgs }), workers: 1, predictor: 'upstream' });
     if (!admin) throw new Error('no WEB_CONCURRENCY value to run the service with');
     log(`creating ${settings.accounts} accounts with ${settings.creditsPerAccount} credits each`);
     const apiKeys = await createAccounts(admin, settings.accounts, settings.creditsPerAccount);
@@ -63,7 +75,7 @@ export async function measureThroughput(
       log(`warm-up: ${server.name}, ${settings.warmupSeconds} s`);
       await load(server, settings.warmupSeconds);
     }
-    const rows: ThroughputRow[] = servers.map(({ server, workers }) => ({ name: server.name, workers, rounds: [], peakBytes: 0, processes: 0 }));
+    const rows: ThroughputRow[] = servers.map(({ server, workers, predictor }) => ({ name: server.name, workers, predictor, rounds: [], peakBytes: 0, processes: 0 }));
     for (let round = 0; round < settings.rounds; round++) {
       for (let i = 0; i < servers.length; i++) {
         const index = (i + round) % servers.length;
@@ -81,5 +93,6 @@ export async function measureThroughput(
     return rows;
   } finally {
     await Promise.all(servers.map(({ server }) => server.stop()));
+    await upstream?.stop();
   }
 }

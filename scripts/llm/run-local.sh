@@ -15,14 +15,20 @@ mkdir -p "$root/.data"
 llm_pid=$!
 trap 'kill "$llm_pid" 2>/dev/null || true; wait "$llm_pid" 2>/dev/null || true' EXIT INT TERM
 
+# GET with node (the service's own runtime; curl may be missing on a fresh machine):
+# prints the body of a 2xx, fails otherwise.
+get() {
+  node -e 'fetch(process.argv[1]).then(async (r) => { if (!r.ok) process.exit(1); process.stdout.write(await r.text()); }, () => process.exit(1))' "$1"
+}
+
 echo "starting llama.cpp's server on 127.0.0.1:$llm_port (log: $log)"
 for _ in $(seq 1 180); do
   kill -0 "$llm_pid" 2>/dev/null || { echo "llama.cpp's server exited; see $log" >&2; exit 1; }
-  curl -sf "http://127.0.0.1:$llm_port/health" >/dev/null 2>&1 && break
+  get "http://127.0.0.1:$llm_port/health" >/dev/null 2>&1 && break
   sleep 1
 done
-curl -sf "http://127.0.0.1:$llm_port/health" >/dev/null || { echo "llama.cpp's server did not answer within 180 s; see $log" >&2; exit 1; }
-model="$(curl -s "http://127.0.0.1:$llm_port/v1/models" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data[0].id))')"
+get "http://127.0.0.1:$llm_port/health" >/dev/null || { echo "llama.cpp's server did not answer within 180 s; see $log" >&2; exit 1; }
+model="$(get "http://127.0.0.1:$llm_port/v1/models" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).data[0].id))')"
 echo "model $model; a 135M model is for trying the integration, not for predictions worth paying for"
 
 export OPENAI_API_KEY="${OPENAI_API_KEY:-local}"

@@ -14,6 +14,7 @@
  *   is stored for it.
  */
 import type { Knex } from 'knex';
+import { ACCOUNT_ROW_LOCK } from './account-row-lock';
 import { onOwnConnection, toNumber } from './database';
 import type { ChargeOutcome, ClaimedKey } from '../domain/ports';
 
@@ -59,7 +60,7 @@ unsettled AS (
 -- 6. locked: their accounts, locked in id order.
 locked AS (
   SELECT id, credits FROM accounts WHERE id IN (SELECT account_id FROM unsettled)
-  ORDER BY id FOR UPDATE
+  ORDER BY id ${ACCOUNT_ROW_LOCK}
 ),
 -- 7. charged: of those requests, as many per account as it has credits, in batch order.
 charged AS (

@@ -5,13 +5,15 @@
  *
  * Requests that arrive together share one statement (and so one round trip and one
  * commit): the holds of a batch are taken by one statement, and so are its releases.
- * The statement locks the batch's accounts in id order first (`ORDER BY id FOR UPDATE`),
- * which also gives it their latest balances; an account asked for more holds than it has
- * credits gets exactly as many as it has, the earliest requests first.
+ * The statement locks the batch's accounts in id order first (`ORDER BY id FOR NO KEY
+ * UPDATE`, see ACCOUNT_ROW_LOCK), which also gives it their latest balances; an account
+ * asked for more holds than it has credits gets exactly as many as it has, the earliest
+ * requests first.
  */
 import type { Knex } from 'knex';
 import type { BatchOptions } from './batcher';
 import { batchedStatement } from './batcher';
+import { ACCOUNT_ROW_LOCK } from './account-row-lock';
 import { toNumber } from './database';
 import type { CreditHold, CreditsRepository } from '../domain/ports';
 
@@ -62,7 +64,7 @@ export class KnexCreditHoldRepository implements CreditsRepository {
          FROM json_array_elements(?::json) WITH ORDINALITY AS w(item, ord)
        ), locked AS (
          SELECT id, credits FROM accounts WHERE id IN (SELECT account_id FROM wanted)
-         ORDER BY id FOR UPDATE
+         ORDER BY id ${ACCOUNT_ROW_LOCK}
        ), granted AS (
          SELECT ord, account_id, operation, nextval(pg_get_serial_sequence('credit_holds', 'id')) AS hold_id
          FROM (
@@ -101,7 +103,7 @@ export class KnexCreditHoldRepository implements CreditsRepository {
          SELECT account_id, count(*) AS n FROM released GROUP BY account_id
        ), locked AS (
          SELECT accounts.id, per_account.n FROM accounts JOIN per_account ON per_account.account_id = accounts.id
-         ORDER BY accounts.id FOR UPDATE OF accounts
+         ORDER BY accounts.id ${ACCOUNT_ROW_LOCK} OF accounts
        )
        UPDATE accounts SET credits = credits + locked.n, updated_at = now()
        FROM locked WHERE accounts.id = locked.id`,

@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import { toNumber } from './database';
+import { ACCOUNT_ROW_LOCK } from './account-row-lock';
 
 /** Rows per statement, and statements per kind and pass: a pass never holds locks for long. */
 const BATCH_ROWS = 200;
@@ -34,10 +35,13 @@ export async function returnExpiredHolds(db: Knex, limit = BATCH_ROWS): Promise<
        RETURNING credit_holds.account_id
      ), per_account AS (
        SELECT account_id, count(*) AS n FROM returned GROUP BY account_id
+     ), locked AS (
+       SELECT accounts.id, per_account.n FROM accounts JOIN per_account ON per_account.account_id = accounts.id
+       ORDER BY accounts.id ${ACCOUNT_ROW_LOCK} OF accounts
      ), credited AS (
-       UPDATE accounts SET credits = credits + per_account.n, updated_at = now()
-       FROM per_account WHERE accounts.id = per_account.account_id
-       RETURNING per_account.n
+       UPDATE accounts SET credits = credits + locked.n, updated_at = now()
+       FROM locked WHERE accounts.id = locked.id
+       RETURNING locked.n
      )
      SELECT coalesce(sum(n), 0) AS returned FROM credited`,
     [limit],

@@ -44,7 +44,7 @@ describe('make bench', () => {
 
       expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
       const report = readFileSync(REPORT, 'utf8');
-      for (const heading of ['## Throughput', '## Slow upstream', '## Capacity', '## Admission', '## Overhead', '## Cold start', '## Targets', '## Method']) {
+      for (const heading of ['## Throughput', '## Slow upstream', '## The same burst on the embedded predictor', '## Capacity', '## Admission', '## Overhead', '## Cold start', '## Targets', '## Method']) {
         expect(report).toContain(heading);
       }
       expect(report).toMatch(/^- PostgreSQL: fsync=\w+, synchronous_commit=\w+ /m);
@@ -52,13 +52,14 @@ describe('make bench', () => {
         '| bare Express 5 + express.json() |',
         '| service, WEB_CONCURRENCY=1 |',
         '| service, WEB_CONCURRENCY=2 |',
+        '| service, WEB_CONCURRENCY=1, upstream predictor |',
         '| embedded (PGlite in a fresh DATA_DIR) |',
         '| PostgreSQL + Redis (a fresh database) |',
       ]) {
         expect(report).toContain(row);
       }
       const targets = (report.split('## Targets')[1]?.split('\n## ')[0] ?? '').split('\n').filter((line) => line.startsWith('| ')).slice(2);
-      expect(targets).toHaveLength(15);
+      expect(targets).toHaveLength(17);
       for (const target of targets) expect(target).toMatch(/ \| (met|\*\*not met\*\*) \|$/);
       expect(report).not.toMatch(/NaN|undefined|Infinity/);
     },

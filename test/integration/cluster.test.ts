@@ -10,6 +10,7 @@ import { clientIp, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { TEST_ADMIN_TOKEN } from '../support/test-server';
+import { until } from '../support/until';
 
 jest.setTimeout(120_000);
 
@@ -52,13 +53,13 @@ function logLines(server: SpawnedServer): LogLine[] {
 }
 
 async function waitForLog(server: SpawnedServer, matches: (line: LogLine) => boolean, count = 1, timeoutMs = 60_000): Promise<LogLine[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = logLines(server).filter(matches);
-    if (found.length >= count) return found;
-    if (Date.now() > deadline) throw new Error(`log line not seen in time:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let found: LogLine[] = [];
+  await until(() => (found = logLines(server).filter(matches)).length >= count, {
+    timeoutMs,
+    intervalMs: 50,
+    what: () => `${count} matching log line(s) (${found.length} seen):\n${server.output()}`,
+  });
+  return found;
 }
 
 /** The pids that logged the access lines of these request ids. */

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { until } from '../support/until';
 
 const MAIN = join(__dirname, '../../dist/src/app/main.js');
 
@@ -24,11 +25,14 @@ async function startEmbedded(dataDir: string): Promise<Started> {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  while (!/^\s+curl .*$/m.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no curl line printed:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  // Generous: a cold PGlite start on a busy machine can take well over 10 s.
+  await until(
+    () => {
+      if (child.exitCode !== null) throw new Error(`the server exited before printing its curl line:\n${output}`);
+      return /^\s+curl .*$/m.test(output);
+    },
+    { timeoutMs: 90_000, intervalMs: 50, what: () => `the printed curl line; output so far:\n${output}` },
+  );
   const curl = (/^\s+(curl .*)$/m.exec(output)?.[1] ?? '').trim();
   return { child, output: () => output, curl };
 }
@@ -67,7 +71,7 @@ describe('embedded mode', () => {
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
-  });
+  }, 240_000);
 
   test('when a variable is invalid, then startup stops with a message naming it', async () => {
     const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe'] });

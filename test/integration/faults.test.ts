@@ -45,10 +45,14 @@ describe('PostgreSQL stopped', () => {
     } finally {
       await controlService('pg-start');
     }
-    const again = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
-    expect(again.status).toBe(201);
+    // pg_ctl returns once PostgreSQL accepts connections; the pool may still hand out a
+    // connection it has not yet seen closed (a 503 that charges nothing): poll for the 201.
+    let again = 0;
+    await until(async () => (again = (await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status) === 201, {
+      what: () => `a 201 once PostgreSQL is back (last status ${again})`,
+    });
     expect(await balanceOf(server, account.accountId)).toBe(4);
-  });
+  }, 120_000);
 });
 
 describe('Redis stopped', () => {
@@ -93,40 +97,63 @@ describe('Redis stopped', () => {
     }
     // An IPv4 address: express-rate-limit keys IPv6 clients by their /56, not the address.
     const ip = `203.0.113.${Date.now() % 250}`;
-    const deadline = Date.now() + 10_000;
-    let counted = false;
-    while (!counted && Date.now() < deadline) {
-      await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
-      counted = (await redisKeys()).some((key) => key.includes(ip));
-      if (!counted) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(counted).toBe(true);
-  });
+    // The event: this client's counter appears in Redis (the store attaches again in the background).
+    await until(
+      async () => {
+        await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
+        return (await redisKeys()).some((key) => key.includes(ip));
+      },
+      { intervalMs: 200, what: 'the rate limit counted in Redis again after it restarted' },
+    );
+  }, 120_000);
 
-  async function readiness(): Promise<{ status: number; body: unknown; shared: number }> {
+  interface Readiness {
+    status: number;
+    body: unknown;
+    shared: number;
+  }
+
+  async function readiness(): Promise<Readiness> {
     const response = await fetch(`${server.adminUrl}/readyz`);
     const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
     return { status: response.status, body: await bodyOf(response), shared: sampleValue(metrics, 'rate_limit_store_shared') };
   }
 
+  /**
+   * Polls until /readyz and the gauge BOTH say `want`, with `beforeEach` (a request) before
+   * each look. Both are read in one poll, one after the other: the store may change state
+   * between the two reads (it attaches again in the background), so a poll that waits for
+   * the gauge alone can see the readiness body from before the change.
+   */
+  async function untilReadiness(want: Readiness, what: string, beforeEach: () => Promise<void> = async () => undefined): Promise<void> {
+    let seen: Readiness | undefined;
+    await until(
+      async () => {
+        await beforeEach();
+        seen = await readiness();
+        return JSON.stringify(seen) === JSON.stringify(want);
+      },
+      { intervalMs: 200, what: () => `${what} (last seen: ${JSON.stringify(seen)})` },
+    );
+  }
+
   test('when Redis is down, then /readyz stays 200 with Redis "degraded", the metric says the limit is per-process, and both recover with Redis', async () => {
-    expect(await readiness()).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } }, shared: 1 });
+    const ok = { status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } }, shared: 1 };
+    await untilReadiness(ok, 'ready with Redis before the test');
     await controlService('redis-stop');
     try {
-      // The store notices on the first request that needs it.
-      expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': clientIp() })).status).toBe(201);
-      expect(await readiness()).toEqual({ status: 200, body: { status: 'degraded', checks: { postgresql: 'ok', redis: 'degraded' } }, shared: 0 });
+      // The store notices on the first request that needs Redis (or at its own PING): each
+      // look sends a request first, and every one is served. Polled rather than read once:
+      // /readyz and /metrics are two reads, and the state may change between them.
+      const served = async () => {
+        expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': clientIp() })).status).toBe(201);
+      };
+      await untilReadiness({ status: 200, body: { status: 'degraded', checks: { postgresql: 'ok', redis: 'degraded' } }, shared: 0 }, 'degraded while Redis is down', served);
     } finally {
       await controlService('redis-start');
     }
-    let recovered = await readiness();
-    for (let attempt = 0; attempt < 50 && recovered.shared !== 1; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      recovered = await readiness();
-    }
-    expect(recovered).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } }, shared: 1 });
-  });
-
+    await untilReadiness(ok, 'ready with Redis again after it restarted');
+  }, 180_000);
   test('when Redis dies under an idle instance, then rate_limit_store_shared drops to 0 with no request at all, and returns to 1 with Redis', async () => {
     const shared = async () => sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'rate_limit_store_shared');
     await until(async () => (await shared()) === 1, 30_000, 100);
@@ -221,7 +248,8 @@ describe('signals', () => {
         ),
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The event: calls are in flight upstream (so these requests are cut mid-way), not a clock.
+    await until(() => fake.inFlight() > 0, { intervalMs: 1, what: 'an upstream call in flight before the SIGKILL' });
     first.child.kill('SIGKILL');
     const outcomes = await Promise.all(requests);
     expect(await first.exited).toBe('SIGKILL');
@@ -253,17 +281,16 @@ describe('signals', () => {
         expect(snaps).toBeGreaterThanOrEqual(successes);
       }
       // After the lease, the sweeper of the new instance has given every held credit back, once.
-      const deadline = Date.now() + 40_000;
       let after = await Promise.all(accounts.map((account) => ledgerOf(account.accountId)));
-      while (after.some((state) => state.held > 0) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        after = await Promise.all(accounts.map((account) => ledgerOf(account.accountId)));
-      }
+      await until(
+        async () => (after = await Promise.all(accounts.map((account) => ledgerOf(account.accountId)))).every((state) => state.held === 0),
+        { timeoutMs: 120_000, intervalMs: 500, what: 'every held credit given back by the sweeper after the lease' },
+      );
       for (const { snaps, available, held, ledger, charges, orphans } of after) {
         expect({ available, held, ledger, charges, orphans }).toEqual({ available: 30 - snaps, held: 0, ledger: 30 - snaps, charges: snaps, orphans: 0 });
       }
     } finally {
       await second.close();
     }
-  }, 120_000);
+  }, 240_000);
 });

@@ -11,6 +11,10 @@ import { knex, type Knex } from 'knex';
 import { bodyOf } from '../support/json';
 import { createAccount, PERSON } from '../support/factories';
 import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
+
+// Each wait below is bounded at 60 s (a busy machine); the trap itself sleeps 30 s.
+jest.setTimeout(180_000);
 
 const HELD = `held-${randomUUID()}`;
 const REFUSED = `refused-${randomUUID()}`;
@@ -51,19 +55,19 @@ afterAll(async () => {
 
 /** Waits (bounded) for the charging statement to sleep in the trigger, then terminates its backend. */
 async function terminateHeldStatement(): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const { rows } = await db.raw<{ rows: { pid: number }[] }>(
-      // Only the trap sleeps (pg_stat_activity cuts the long charging statement's text at 1 kB, so its text is not matched).
-      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep' AND pid <> pg_backend_pid()",
-    );
-    const [held] = rows;
-    if (held) {
-      await db.raw('SELECT pg_terminate_backend(?)', [held.pid]);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the charging statement never reached the trigger');
+  let pid = 0;
+  await until(
+    async () => {
+      const { rows } = await db.raw<{ rows: { pid: number }[] }>(
+        // Only the trap sleeps (pg_stat_activity cuts the long charging statement's text at 1 kB, so its text is not matched).
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep' AND pid <> pg_backend_pid()",
+      );
+      pid = rows[0]?.pid ?? 0;
+      return pid !== 0;
+    },
+    { intervalMs: 50, what: 'the charging statement held in the trigger' },
+  );
+  await db.raw('SELECT pg_terminate_backend(?)', [pid]);
 }
 
 /**
@@ -73,12 +77,16 @@ async function terminateHeldStatement(): Promise<void> {
  */
 async function untilServicePoolAnswers(): Promise<void> {
   let answered = 0;
-  for (let attempt = 0; attempt < 100 && answered < 5; attempt += 1) {
-    answered = await server.services.db.raw('select 1').then(
-      () => answered + 1,
-      () => 0,
-    );
-  }
+  await until(
+    async () => {
+      answered = await server.services.db.raw('select 1').then(
+        () => answered + 1,
+        () => 0,
+      );
+      return answered >= 5;
+    },
+    { intervalMs: 0, what: "five answers in a row from the service's pool after the terminated backend" },
+  );
 }
 
 /** POSTs, terminating the charging statement's backend meanwhile. */

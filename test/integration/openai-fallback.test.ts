@@ -3,49 +3,25 @@
  * through the whole service with the real `openai` client against two fake servers.
  */
 import { bodyOf } from '../support/json';
-import { reply, startFakeOpenAi, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { reply, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
+import { startPrimaryAndFallback } from '../support/fake-upstream-pair';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const DOWN = status(503, undefined, { headers: { 'x-should-retry': 'false' } });
-let primary: FakeOpenAi;
-let fallback: FakeOpenAi;
-
-beforeAll(async () => {
-  primary = await startFakeOpenAi();
-  fallback = await startFakeOpenAi();
-});
-
-afterAll(async () => {
-  await primary.close();
-  await fallback.close();
-});
-
-beforeEach(() => {
-  primary.reset();
-  fallback.reset();
-});
-
-async function withServer(env: Record<string, string>, run: (server: TestServer) => Promise<void>): Promise<void> {
-  const server = await startTestServer({
-    OPENAI_API_KEY: 'sk-primary-0123456789',
-    OPENAI_BASE_URL: primary.baseURL,
-    OPENAI_MODEL: 'primary-model',
-    OPENAI_FALLBACK_BASE_URL: fallback.baseURL,
-    OPENAI_FALLBACK_API_KEY: 'sk-fallback-0123456789',
-    OPENAI_FALLBACK_MODEL: 'fallback-model',
-    ...FAKE_UPSTREAM_SPEED,
-    OPENAI_TIMEOUT_SECONDS: '4',
-    OPENAI_MAX_RETRIES: '0',
-    ...env,
-  });
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
+const upstreams = startPrimaryAndFallback(({ primary, fallback }) => ({
+  OPENAI_API_KEY: 'sk-primary-0123456789',
+  OPENAI_BASE_URL: primary.baseURL,
+  OPENAI_MODEL: 'primary-model',
+  OPENAI_FALLBACK_BASE_URL: fallback.baseURL,
+  OPENAI_FALLBACK_API_KEY: 'sk-fallback-0123456789',
+  OPENAI_FALLBACK_MODEL: 'fallback-model',
+  ...FAKE_UPSTREAM_SPEED,
+  OPENAI_TIMEOUT_SECONDS: '4',
+  OPENAI_MAX_RETRIES: '0',
+}));
+const { withServer } = upstreams;
 
 async function snap(server: TestServer, apiKey: string) {
   const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey });
@@ -55,14 +31,14 @@ async function snap(server: TestServer, apiKey: string) {
 describe('fallback upstream', () => {
   test('when the primary is down, then the fallback answers: 201, stored and counted as the fallback', () =>
     withServer({}, async (server) => {
-      primary.script(DOWN);
-      fallback.script(reply(PREDICTION));
+      upstreams.primary.script(DOWN);
+      upstreams.fallback.script(reply(PREDICTION));
       const account = await createAccount(server, 1);
       const { response, body } = await snap(server, account.apiKey);
       expect(response.status).toBe(201);
-      expect(primary.requests).toHaveLength(1);
-      expect(fallback.requests[0]?.headers.authorization).toBe('Bearer sk-fallback-0123456789');
-      expect(fallback.requests[0]?.chat?.model).toBe('fallback-model');
+      expect(upstreams.primary.requests).toHaveLength(1);
+      expect(upstreams.fallback.requests[0]?.headers.authorization).toBe('Bearer sk-fallback-0123456789');
+      expect(upstreams.fallback.requests[0]?.chat?.model).toBe('fallback-model');
       const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
       expect(row).toMatchObject({ predictor: 'openai', model: 'fallback-model', upstream: 'fallback' });
       const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
@@ -73,8 +49,8 @@ describe('fallback upstream', () => {
 
   test('when the primary hangs, then the fallback still answers within OPENAI_TIMEOUT_SECONDS (the primary has half of it)', () =>
     withServer({}, async (server) => {
-      primary.always({ kind: 'hang' });
-      fallback.script(reply(PREDICTION));
+      upstreams.primary.always({ kind: 'hang' });
+      upstreams.fallback.script(reply(PREDICTION));
       const account = await createAccount(server, 1);
       // A hanging primary never answers: a 201 means it was cut within the budget and the fallback answered.
       const { response } = await snap(server, account.apiKey);
@@ -83,8 +59,8 @@ describe('fallback upstream', () => {
 
   test('when both fail, then it answers the contract 500, stores nothing and charges nothing', () =>
     withServer({}, async (server) => {
-      primary.script(DOWN);
-      fallback.script(DOWN);
+      upstreams.primary.script(DOWN);
+      upstreams.fallback.script(DOWN);
       const account = await createAccount(server, 1);
       const { response, body } = await snap(server, account.apiKey);
       expect(response.status).toBe(500);
@@ -95,12 +71,12 @@ describe('fallback upstream', () => {
 
   test('when the primary failed OPENAI_BREAKER_FAILURES times in a row, then the next calls skip it for the cool-down', () =>
     withServer({ OPENAI_BREAKER_FAILURES: '2', OPENAI_BREAKER_COOLDOWN_SECONDS: '600' }, async (server) => {
-      primary.always(DOWN);
-      fallback.always(reply(PREDICTION));
+      upstreams.primary.always(DOWN);
+      upstreams.fallback.always(reply(PREDICTION));
       const account = await createAccount(server, 4);
       for (let i = 0; i < 4; i++) expect((await snap(server, account.apiKey)).response.status).toBe(201);
-      expect(primary.requests).toHaveLength(2);
-      expect(fallback.requests).toHaveLength(4);
+      expect(upstreams.primary.requests).toHaveLength(2);
+      expect(upstreams.fallback.requests).toHaveLength(4);
     }));
 });
 
@@ -113,13 +89,13 @@ describe('Azure OpenAI, classic deployments', () => {
   });
 
   test('when Azure is the primary, then the call goes to the deployment path with api-version and the api-key header', async () => {
-    const server = await startTestServer({ ...AZURE(primary), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4' });
+    const server = await startTestServer({ ...AZURE(upstreams.primary), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4' });
     try {
-      primary.script(reply(PREDICTION));
+      upstreams.primary.script(reply(PREDICTION));
       const account = await createAccount(server, 1);
       const { response, body } = await snap(server, account.apiKey);
       expect(response.status).toBe(201);
-      const [sent] = primary.requests;
+      const [sent] = upstreams.primary.requests;
       expect(sent?.path).toBe('/openai/deployments/pps-gpt4o/chat/completions');
       expect(sent?.query).toEqual({ 'api-version': '2024-10-21' });
       expect(sent?.headers['api-key']).toBe('azure-key-0123456789');
@@ -132,14 +108,14 @@ describe('Azure OpenAI, classic deployments', () => {
   });
 
   test('when Azure is the fallback beside OPENAI_API_KEY, then it answers when the primary fails', async () => {
-    const server = await startTestServer({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: primary.baseURL, ...AZURE(fallback), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4', OPENAI_MAX_RETRIES: '0' });
+    const server = await startTestServer({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: upstreams.primary.baseURL, ...AZURE(upstreams.fallback), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4', OPENAI_MAX_RETRIES: '0' });
     try {
-      primary.script(DOWN);
-      fallback.script(reply(PREDICTION));
+      upstreams.primary.script(DOWN);
+      upstreams.fallback.script(reply(PREDICTION));
       const account = await createAccount(server, 1);
       const { response, body } = await snap(server, account.apiKey);
       expect(response.status).toBe(201);
-      expect(fallback.requests[0]?.path).toBe('/openai/deployments/pps-gpt4o/chat/completions');
+      expect(upstreams.fallback.requests[0]?.path).toBe('/openai/deployments/pps-gpt4o/chat/completions');
       const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
       expect(row).toMatchObject({ model: 'pps-gpt4o', upstream: 'fallback' });
     } finally {

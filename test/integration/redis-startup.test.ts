@@ -11,8 +11,9 @@ import { createClient } from '@redis/client';
 import { sampleValue } from '../support/prometheus';
 import { freePort, spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { requireEnv } from '../support/test-server';
+import { until } from '../support/until';
 
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 let server: SpawnedServer | undefined;
 
@@ -40,31 +41,35 @@ async function keysOf(redisUrl: string, prefix: string): Promise<string[]> {
 
 /** Sends requests (bounded) until the rate limit's keys appear in Redis. */
 async function untilCountedIn(target: SpawnedServer, redisUrl: string, prefix: string): Promise<string[]> {
-  for (let attempt = 0; attempt < 60; attempt += 1) {
-    await fetch(`${target.url}/api/v1/snap`, { method: 'POST' });
-    const keys = await keysOf(redisUrl, prefix);
-    if (keys.length > 0) return keys;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return [];
+  let keys: string[] = [];
+  await until(
+    async () => {
+      await fetch(`${target.url}/api/v1/snap`, { method: 'POST' });
+      keys = await keysOf(redisUrl, prefix);
+      return keys.length > 0;
+    },
+    { intervalMs: 250, what: 'the rate limit counted in Redis' },
+  );
+  return keys;
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
-    client.on('error', () => undefined);
-    const up = await client.connect().then(
-      async () => {
-        await client.close();
-        return true;
-      },
-      () => false,
-    );
-    if (up) return redis;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('redis-server did not start');
+  await until(
+    async () => {
+      const client = createClient({ url: `redis://127.0.0.1:${port}`, socket: { reconnectStrategy: false } });
+      client.on('error', () => undefined);
+      return client.connect().then(
+        async () => {
+          await client.close();
+          return true;
+        },
+        () => false,
+      );
+    },
+    { intervalMs: 100, what: `redis-server accepting connections on port ${port}` },
+  );
+  return redis;
 }
 
 describe('Redis down at startup', () => {

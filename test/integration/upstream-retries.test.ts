@@ -6,36 +6,13 @@
  * lengthens) the gap the service left before a retry.
  */
 import { bodyOf } from '../support/json';
-import { delay, reply, startFakeOpenAi, status, UPSTREAM_PREDICTION as PREDICTION, FAKE_UPSTREAM_SPEED, type FakeOpenAi } from '../support/fake-openai-server';
+import { delay, reply, status, UPSTREAM_PREDICTION as PREDICTION, FAKE_UPSTREAM_SPEED, type FakeOpenAi } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON } from '../support/factories';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startPrimaryAndFallback } from '../support/fake-upstream-pair';
+import type { TestServer } from '../support/test-server';
 
-let primary: FakeOpenAi;
-let fallback: FakeOpenAi;
-
-beforeAll(async () => {
-  primary = await startFakeOpenAi();
-  fallback = await startFakeOpenAi();
-});
-
-afterAll(async () => {
-  await primary.close();
-  await fallback.close();
-});
-
-beforeEach(() => {
-  primary.reset();
-  fallback.reset();
-});
-
-async function withServer(env: Record<string, string>, run: (server: TestServer) => Promise<void>): Promise<void> {
-  const server = await startTestServer({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: primary.baseURL, ...env });
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
+const upstreams = startPrimaryAndFallback(({ primary }) => ({ OPENAI_API_KEY: 'sk-primary-0123456789', OPENAI_BASE_URL: primary.baseURL }));
+const { withServer } = upstreams;
 
 async function snap(server: TestServer, credits = 1) {
   const account = await createAccount(server, credits);
@@ -48,10 +25,10 @@ const gapsOf = (fake: FakeOpenAi): number[] => fake.requests.slice(1).map((reque
 describe('time budget with every setting at its default', () => {
   test('when the upstream answers in 16 s, then its one call is not cut or retried and the client gets 201', () =>
     withServer({}, async (server) => {
-      primary.script(delay(16_000, reply(PREDICTION)));
+      upstreams.primary.script(delay(16_000, reply(PREDICTION)));
       const { response, account } = await snap(server);
       expect(response.status).toBe(201);
-      expect(primary.requests).toHaveLength(1);
+      expect(upstreams.primary.requests).toHaveLength(1);
       expect(await balanceOf(server, account.accountId)).toBe(0);
     }), 60_000);
 });
@@ -61,39 +38,39 @@ describe('retries', () => {
 
   test('when the upstream answers 503 without Retry-After, then the retry comes after a back-off, not at once', () =>
     withServer({ ...FAST, OPENAI_TIMEOUT_SECONDS: '10' }, async (server) => {
-      primary.script(status(503), reply(PREDICTION));
+      upstreams.primary.script(status(503), reply(PREDICTION));
       const { response } = await snap(server);
       expect(response.status).toBe(201);
-      expect(primary.requests).toHaveLength(2);
+      expect(upstreams.primary.requests).toHaveLength(2);
       // The first back-off is 1 s less at most a quarter of jitter.
-      expect(gapsOf(primary)[0]).toBeGreaterThanOrEqual(750);
+      expect(gapsOf(upstreams.primary)[0]).toBeGreaterThanOrEqual(750);
     }));
 
   test('when the upstream answers 429 with Retry-After: 2, then the retry waits the 2 s it asked for', () =>
     withServer({ ...FAST, OPENAI_TIMEOUT_SECONDS: '10' }, async (server) => {
-      primary.script(status(429, undefined, { headers: { 'retry-after': '2' } }), reply(PREDICTION));
+      upstreams.primary.script(status(429, undefined, { headers: { 'retry-after': '2' } }), reply(PREDICTION));
       const { response } = await snap(server);
       expect(response.status).toBe(201);
-      expect(primary.requests).toHaveLength(2);
-      expect(gapsOf(primary)[0]).toBeGreaterThanOrEqual(2000);
+      expect(upstreams.primary.requests).toHaveLength(2);
+      expect(gapsOf(upstreams.primary)[0]).toBeGreaterThanOrEqual(2000);
     }));
 
   test('when the Retry-After outlasts the time left, then there is no retry: one call, 500, nothing charged', () =>
     withServer({ ...FAST, OPENAI_TIMEOUT_SECONDS: '10' }, async (server) => {
-      primary.always(status(503, undefined, { headers: { 'retry-after': '30' } }));
+      upstreams.primary.always(status(503, undefined, { headers: { 'retry-after': '30' } }));
       const { response, account } = await snap(server);
       expect(response.status).toBe(500);
-      expect(primary.requests).toHaveLength(1);
+      expect(upstreams.primary.requests).toHaveLength(1);
       expect(await balanceOf(server, account.accountId)).toBe(1);
     }));
 
   test('when the time left cannot hold another attempt as long as the failed one, then there is no retry', () =>
     // A 500 after 2.5 s of a 4 s budget: 1.5 s left, less than a back-off and another 2.5 s.
     withServer({ ...FAST, OPENAI_TIMEOUT_SECONDS: '4' }, async (server) => {
-      primary.always(delay(2500, status(500)));
+      upstreams.primary.always(delay(2500, status(500)));
       const { response } = await snap(server);
       expect(response.status).toBe(500);
-      expect(primary.requests).toHaveLength(1);
+      expect(upstreams.primary.requests).toHaveLength(1);
     }));
 
   test('when an attempt times out and a fallback is configured, then the fallback gets the call instead of a retry', () =>
@@ -102,17 +79,17 @@ describe('retries', () => {
         ...FAST,
         OPENAI_TIMEOUT_SECONDS: '8',
         OPENAI_ATTEMPT_TIMEOUT_SECONDS: '1',
-        OPENAI_FALLBACK_BASE_URL: fallback.baseURL,
+        OPENAI_FALLBACK_BASE_URL: upstreams.fallback.baseURL,
         OPENAI_FALLBACK_API_KEY: 'sk-fallback-0123456789',
       },
       async (server) => {
-        primary.always(delay(5000, reply(PREDICTION)));
-        fallback.script(reply(PREDICTION));
+        upstreams.primary.always(delay(5000, reply(PREDICTION)));
+        upstreams.fallback.script(reply(PREDICTION));
         const { response, body } = await snap(server);
         expect(response.status).toBe(201);
         expect(body).toMatchObject({ success: true });
-        expect(primary.requests).toHaveLength(1);
-        expect(fallback.requests).toHaveLength(1);
+        expect(upstreams.primary.requests).toHaveLength(1);
+        expect(upstreams.fallback.requests).toHaveLength(1);
       },
     ));
 });

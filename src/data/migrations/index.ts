@@ -11,6 +11,7 @@ import * as creditsBigint from './005-credits-bigint';
 import * as upstreamUsage from './006-upstream-usage';
 import * as chargeOwners from './007-charge-owners';
 import * as failedCallUsage from './008-failed-call-usage';
+import * as deactivatedKeysIndex from './009-deactivated-keys-index';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '006-upstream-usage': upstreamUsage,
   '007-charge-owners': chargeOwners,
   '008-failed-call-usage': failedCallUsage,
+  '009-deactivated-keys-index': deactivatedKeysIndex,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,11 +8,11 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { retryAfterMs, type AttemptFailure } from './retry-policy';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-const FINAL_CODES = new Set(['UND_ERR_RES_EXCEEDED_MAX_SIZE']);
+const OVERSIZED = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
 export function attemptFailure(error: unknown): AttemptFailure {
   const codes = codesAlong(error);
-  if (codes.some((code) => FINAL_CODES.has(code))) return { kind: 'final' };
+  if (codes.includes(OVERSIZED)) return { kind: 'final' };
   if (codes.some((code) => TIMEOUT_CODES.has(code)) || error instanceof APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof APIUserAbortError) return { kind: 'final' };
   if (error instanceof APIConnectionError) return { kind: 'connection' };
@@ -25,9 +25,12 @@ export function attemptFailure(error: unknown): AttemptFailure {
       quotaExhausted: error.code === 'insufficient_quota',
     };
   }
-  // fetch's "terminated": the connection closed while the body was read.
-  if (error instanceof TypeError && codes.length > 0) return { kind: 'connection' };
   return { kind: 'final' };
+}
+
+/** The answer was larger than the agent's bound, as sent or once decoded (upstream-agent.ts). */
+export function isOversizedAnswer(error: unknown): boolean {
+  return codesAlong(error).includes(OVERSIZED);
 }
 
 /** The `code` of the error and of each cause under it (a few levels at most). */

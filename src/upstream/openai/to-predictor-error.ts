@@ -11,6 +11,7 @@ import {
   APIUserAbortError,
 } from 'openai';
 import { PredictorError } from '../../domain/predictor-error';
+import { isOversizedAnswer } from './attempt-failure';
 
 /** How the call ended, as far as its deadline knows (call-deadline.ts). */
 export interface CallEnd {
@@ -25,6 +26,7 @@ export function toPredictorError(error: unknown, call: CallEnd): PredictorError 
   if (error instanceof PredictorError) return error;
   if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`);
   if (call.callerAborted) return new PredictorError('upstream call was aborted by the caller');
+  if (isOversizedAnswer(error)) return new PredictorError('upstream response could not be read');
   if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out');
   if (error instanceof APIUserAbortError) return new PredictorError('upstream call was aborted');
   if (error instanceof APIConnectionError) {

@@ -24,7 +24,10 @@ async function call(level: string, status: number, headers: Record<string, strin
   });
   const app = express();
   app.use(requestLog(createLogger(level, sink)));
+  let closed: Promise<unknown> = Promise.resolve();
   app.get('/api/v1/thing', (_req, res) => {
+    // Registered after requestLog's own 'close' listener, so it runs once the line is written.
+    closed = once(res, 'close');
     res.status(status).json({ ok: status < 400 });
   });
   const server = app.listen(0, '127.0.0.1');
@@ -32,8 +35,8 @@ async function call(level: string, status: number, headers: Record<string, strin
   try {
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/thing?secret=query`, { headers });
     await response.text();
-    // The line is written when the response closes: waited for, up to 300 ms (a 2xx under `warn` writes none).
-    for (let waited = 0; lines.length === 0 && waited < 300; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The line is written when the response closes: that event is waited for (a 2xx under `warn` writes none).
+    await closed;
     return { response, lines };
   } finally {
     server.close();

@@ -1,13 +1,13 @@
 /** One call's deadline joined with its caller's signal, let go when the call ends. */
 import { CallDeadline } from '../../../src/upstream/call-deadline';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { once } from 'node:events';
 
 describe('CallDeadline', () => {
   test('when the time runs out, then the signal aborts with a TimeoutError and the deadline says it expired', async () => {
     const deadline = new CallDeadline(10, undefined);
 
-    await sleep(40);
+    await once(deadline.signal, 'abort');
 
     expect(deadline.signal.aborted).toBe(true);
     expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
@@ -35,15 +35,21 @@ describe('CallDeadline', () => {
     deadline.end();
   });
 
-  test('when the call has ended, then neither the time running out nor the caller aborting touches it', async () => {
-    const caller = new AbortController();
-    const deadline = new CallDeadline(10, caller.signal);
+  test('when the call has ended, then neither the time running out nor the caller aborting touches it', () => {
+    // Fake timers: "nothing happens when the time runs out" without waiting on a clock.
+    jest.useFakeTimers();
+    try {
+      const caller = new AbortController();
+      const deadline = new CallDeadline(10, caller.signal);
 
-    deadline.end();
-    await sleep(40);
-    caller.abort();
+      deadline.end();
+      jest.advanceTimersByTime(1000);
+      caller.abort();
 
-    expect(deadline.signal.aborted).toBe(false);
-    expect(deadline.expired).toBe(false);
+      expect(deadline.signal.aborted).toBe(false);
+      expect(deadline.expired).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   type FakeOpenAi,
 } from '../../../support/fake-openai-server';
 import { PredictorError } from '../../../../src/domain/predictor-error';
+import { until } from '../../../support/until';
 import { API_KEY, CONTEXT, aSnapAnswer, aSubject, failureOf, predictorFor } from './given';
 
 describe('OpenAiPredictor failures', () => {
@@ -111,7 +112,8 @@ describe('OpenAiPredictor failures', () => {
   test("when the caller's signal aborts, then a PredictorError comes at once", async () => {
     fake.always(hang());
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the call has reached the upstream (an event, not a clock).
+    void until(() => fake.inFlight() === 1).then(() => controller.abort());
 
     const { error } = await failureOf(() =>
       predictorFor(fake, { timeoutMs: 60_000 }).predictSnap(aSubject(), {
