@@ -6,7 +6,9 @@
  *   p99 time to a shed answer, and the `api_keys` lookups the burst cost (the service's
  *   api_key_lookups_total, read before and after; target 1 per key).
  * - open-loop arrivals at a fixed rate: the service's own overhead per 201, read from
- *   each response's Server-Timing, p50/p99 against the targets.
+ *   each response's Server-Timing, p50/p99 against the targets. The service has the
+ *   sockets the rate needs (rate × upstream delay, with half as much again to spare),
+ *   so the row measures overhead at a load it is provisioned for, not the socket queue.
  */
 import { join } from 'node:path';
 import type { ArrivalResult, ArrivalSpec } from './arrivals';
@@ -29,6 +31,8 @@ export interface ShedBurstResult {
 export interface OpenLoopResult {
   ratePerSecond: number;
   seconds: number;
+  /** The service's OPENAI_MAX_SOCKETS for this row. */
+  sockets: number;
   result: ArrivalResult;
 }
 
@@ -46,7 +50,7 @@ export async function measureAdmission(
   backing: Record<string, string>,
   log: (line: string) => void,
 ): Promise<AdmissionResults> {
-  const shedBurst = await withSlowService(paths, settings, backing, 'shed-burst', async (service, cpuWatch) => {
+  const shedBurst = await withSlowService(paths, settings, backing, 'shed-burst', {}, async (service, cpuWatch) => {
     const apiKey = await createAccount(service, 'bench shed burst', settings.creditsPerAccount);
     const before = await keyLookups(service);
     log(`admission: ${settings.shedBurstRequests} requests at once, one key, cold key cache`);
@@ -54,13 +58,14 @@ export async function measureAdmission(
     const after = await keyLookups(service);
     return { requests: settings.shedBurstRequests, maxInFlight: DEFAULT_MAX_IN_FLIGHT, result, apiKeyQueries: after - before };
   });
-  const openLoop = await withSlowService(paths, settings, backing, 'open-loop', async (service, cpuWatch) => {
+  const sockets = Math.ceil((settings.openLoopRate * settings.upstreamDelayMs * 1.5) / 1000);
+  const openLoop = await withSlowService(paths, settings, backing, 'open-loop', { OPENAI_MAX_SOCKETS: String(sockets) }, async (service, cpuWatch) => {
     const apiKeys = await Promise.all(Array.from({ length: 10 }, (_, i) => createAccount(service, `bench open loop ${i}`, settings.creditsPerAccount)));
     const spec = { url: `${service.url}${SNAP_PATH}`, apiKeys, body: SNAP_BODY, timeoutSeconds: 60, cpuWatch };
     await runArrivals(paths, 'open-loop-warmup', { ...spec, ratePerSecond: settings.openLoopRate, seconds: 2 });
     log(`admission: open loop, ${settings.openLoopRate} requests/s for ${settings.openLoopSeconds} s`);
     const result = await runArrivals(paths, 'open-loop', { ...spec, ratePerSecond: settings.openLoopRate, seconds: settings.openLoopSeconds });
-    return { ratePerSecond: settings.openLoopRate, seconds: settings.openLoopSeconds, result };
+    return { ratePerSecond: settings.openLoopRate, seconds: settings.openLoopSeconds, sockets, result };
   });
   return { shedBurst, openLoop };
 }
@@ -70,11 +75,12 @@ async function withSlowService<T>(
   settings: BenchSettings,
   backing: Record<string, string>,
   label: string,
+  env: Record<string, string>,
   work: (service: Awaited<ReturnType<typeof startService>>, cpuWatch: Record<string, number>) => Promise<T>,
 ): Promise<T> {
   const upstream = await startFakeUpstream(paths, { delayMs: settings.upstreamDelayMs, label });
   try {
-    const service = await startService(paths, { name: `service, ${label}`, env: { ...backing, WEB_CONCURRENCY: '1', ...upstreamEnv(upstream.baseURL) } });
+    const service = await startService(paths, { name: `service, ${label}`, env: { ...backing, WEB_CONCURRENCY: '1', ...upstreamEnv(upstream.baseURL), ...env } });
     try {
       return await work(service, { server: service.child.pid, ...backingPids(backing) });
     } finally {

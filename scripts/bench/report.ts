@@ -179,7 +179,8 @@ function admissionSection(results: BenchResults): string {
     '',
     `## Overhead: open-loop arrivals, ${openLoop.ratePerSecond} requests/s for ${openLoop.seconds} s, upstream ${results.settings.upstreamDelayMs / 1000} s`,
     '',
-    'A fresh service process as above, 10 accounts; requests leave at a fixed rate whatever the answers (2 s of warm-up first). ' +
+    `A fresh service process as above, 10 accounts, OPENAI_MAX_SOCKETS=${openLoop.sockets} (the rate's calls in flight, with half as much again to spare) and so MAX_REQUESTS_IN_FLIGHT at its default for them; ` +
+      'requests leave at a fixed rate whatever the answers (2 s of warm-up first). ' +
       "Overhead: each 201's `Server-Timing` total minus upstream, the service's own time.",
     '',
     table(

@@ -37,10 +37,9 @@ export async function requestFetch(input: string | URL | Request, init: RequestF
   return new Response(NULL_BODY_STATUSES.has(answer.statusCode) ? null : bytes, { status: answer.statusCode, headers: headersOf(answer.headers) });
 }
 
-function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, each);
-  }
+/** The answer's headers as the `Response` takes them: a repeated header's values joined, as `Headers` would. */
+function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
 }
