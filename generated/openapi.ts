@@ -530,7 +530,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. Or the instance had too many requests in flight: the request was shed before any work (nothing was charged) and `Retry-After` says when to send it again. */
+        /** @description Storage is temporarily unreachable. Nothing was charged, unless storage went away while this call's result was being stored and could not be asked again: retry with the same `Idempotency-Key` to get that result without a second charge. Or the instance had too many requests in flight, or is shutting down (then with `Connection: close`): the request was shed before any work (nothing was charged) and `Retry-After` says when to send it again. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfterShed"];
@@ -571,7 +571,7 @@ export interface components {
         "Idempotency-Retry-After": number;
         /** @description Whole seconds until requests are accepted again: until the rate-limit window resets or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
         "Retry-After": number;
-        /** @description Present when the request was shed because the instance had too many requests in flight: whole seconds after which the same request can be sent again. */
+        /** @description Present when the request was shed because the instance had too many requests in flight or is shutting down: whole seconds after which the same request can be sent again. */
         RetryAfterShed: number;
         /** @description The service's time for this request in milliseconds (W3C Server Timing): `total` until the response headers were sent, and `upstream`, the time spent calling the upstream model, when one was called. `total` minus `upstream` is the service's own overhead. */
         "Server-Timing": string;

@@ -36,7 +36,7 @@ function isMessage(value: unknown, type: string): boolean {
 
 /** How a worker (or a lone process) starts its server. */
 export function serverOptions(): ServerOptions {
-  return cluster.isWorker ? { migrate: false, metrics: 'cluster' } : {};
+  return cluster.isWorker ? { migrate: false, metrics: 'cluster', stopAccepting: 'cluster-worker' } : {};
 }
 
 /** One-off start-up chores (the demo account) belong to a lone process or to worker 1. */

@@ -1,7 +1,9 @@
 /**
  * Starts the service: services, the public listener and the admin listener (health,
- * readiness and metrics always; the admin API with ADMIN_TOKEN). `close()` stops accepting connections, lets requests in flight finish
- * within SHUTDOWN_TIMEOUT_SECONDS, then releases the database and Redis.
+ * readiness and metrics always; the admin API with ADMIN_TOKEN). `close()` drains both
+ * listeners (drain.ts: stops accepting, answers every connection already accepted, lets
+ * requests in flight finish within SHUTDOWN_TIMEOUT_SECONDS), then releases the database
+ * and Redis.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +16,7 @@ import { expressListenerClasses } from '../http/express-classes';
 import type { Logger } from '../support/logger';
 import { clusterExposition } from '../metrics/cluster-metrics';
 import { processExposition } from '../metrics/exposition';
+import { ConnectionDrain, type StopAccepting } from './drain';
 import { checkReadiness, readinessProbes } from './readiness';
 import { createServices, type Services } from './services';
 
@@ -31,18 +34,21 @@ export interface ServerOptions {
   migrate?: boolean;
   /** What GET /metrics covers: this process, or every worker of the cluster (asked through the primary). */
   metrics?: 'process' | 'cluster';
+  /** When a drain stops accepting (drain.ts): a cluster worker waits until the primary has handed over what it accepted. */
+  stopAccepting?: StopAccepting;
 }
 
 export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const services = await createServices(config, logger, { migrate: options.migrate });
-  const api = await listen(createApiApp(config, services, logger), config.port, config.host, config.requestTimeoutSeconds);
+  const [apiDrain, adminDrain] = [new ConnectionDrain(options.stopAccepting ?? 'lone-process'), new ConnectionDrain(options.stopAccepting ?? 'lone-process')];
+  const api = await listen(createApiApp(config, { ...services, draining: apiDrain.isDraining }, logger), apiDrain, config.port, config.host, config.requestTimeoutSeconds);
   const probes = readinessProbes(services);
   const ops = {
     readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),
     metrics: options.metrics === 'cluster' ? clusterExposition(services.metrics.registry) : processExposition(services.metrics.registry),
     logger,
   };
-  const admin = await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), config.adminPort, config.adminHost, config.requestTimeoutSeconds);
+  const admin = await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), adminDrain, config.adminPort, config.adminHost, config.requestTimeoutSeconds);
   let closing: Promise<void> | undefined;
   return {
     services,
@@ -50,7 +56,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     adminUrl: urlOf(admin),
     close: () => {
       closing ??= (async () => {
-        await Promise.all([api, admin].map((server) => drain(server, config.shutdownTimeoutSeconds * 1000)));
+        await Promise.all([apiDrain, adminDrain].map((drain) => drain.drain(config.shutdownTimeoutSeconds * 1000)));
         await services.close();
       })();
       return closing;
@@ -72,26 +78,14 @@ const LISTEN_BACKLOG = 4096;
  * of the timeout here (Node's default interval, 30 s, would double a 30 s timeout). A
  * request that has arrived is not cut: a paid call runs as long as its upstream bound.
  */
-async function listen(app: Express, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
+async function listen(app: Express, drain: ConnectionDrain, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
   const requestTimeout = requestTimeoutSeconds * 1000;
   const options = { ...expressListenerClasses(app), requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
   const server = createServer(options, app);
+  drain.attach(server);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });
   await once(server, 'listening');
   return server;
-}
-
-/**
- * Stops accepting, then closes each keep-alive socket as soon as its request in flight
- * is answered (rather than at its keep-alive timeout), and cuts the rest after `timeoutMs`.
- */
-async function drain(server: Server, timeoutMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  await closed;
-  clearInterval(sweeper);
-  clearTimeout(timer);
 }
 
 function urlOf(server: Server): string {

@@ -7,6 +7,10 @@
  * waits in until it times out.
  *
  * A request leaves the count when its response closes: answered, or its client gone.
+ *
+ * While the process shuts down (`draining`), every new request is answered the same
+ * `503` with `Retry-After` (and `Connection: close`, app/drain.ts): it was not started,
+ * and another instance can serve it.
  */
 import type { RequestHandler } from 'express';
 import { AppError } from '../domain/app-error';
@@ -17,8 +21,10 @@ export interface AdmissionOptions {
   retryAfterSeconds: number;
   /** Told of every request admitted (+1) and of every one that left (-1). */
   onCount?: (delta: 1 | -1) => void;
-  /** Called for each request shed with 503. */
+  /** Called for each request shed with 503 because too many were in flight. */
   onShed?: () => void;
+  /** True while the process shuts down. */
+  draining?: () => boolean;
 }
 
 export function admissionControl(options: AdmissionOptions): RequestHandler {
@@ -27,10 +33,15 @@ export function admissionControl(options: AdmissionOptions): RequestHandler {
     inFlight -= 1;
     options.onCount?.(-1);
   };
+  const shed = () => new AppError({ kind: 'overloaded', message: MESSAGES.serviceUnavailable, retryAfterSeconds: options.retryAfterSeconds });
   return (_req, res, next) => {
+    if (options.draining?.()) {
+      next(shed());
+      return;
+    }
     if (inFlight >= options.maxInFlight) {
       options.onShed?.();
-      next(new AppError({ kind: 'overloaded', message: MESSAGES.serviceUnavailable, retryAfterSeconds: options.retryAfterSeconds }));
+      next(shed());
       return;
     }
     inFlight += 1;

@@ -47,6 +47,7 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
       retryAfterSeconds: SHED_RETRY_AFTER_SECONDS,
       onCount: (delta) => services.metrics.requestsInFlight.inc(delta),
       onShed: () => services.metrics.requestsShed.inc(),
+      draining: services.draining,
     }),
     apiKeyAuth(services.callers),
   );

@@ -28,6 +28,8 @@ export interface ApiDependencies {
   failureBudget: FailureBudget;
   rateLimit: { store: Store };
   metrics: Metrics;
+  /** True while the process shuts down: new requests are answered 503 (app/drain.ts). */
+  draining?: () => boolean;
 }
 
 export interface AdminDependencies {

@@ -31,4 +31,14 @@ describe('admissionControl', () => {
     expect(admit(handler, response())).toBeUndefined();
     expect(counts).toEqual([1, 1, -1, 1]);
   });
+
+  test('when the process drains, then every new request is shed the same way, and none is counted as overload', () => {
+    let draining = false;
+    const shed: number[] = [];
+    const handler = admissionControl({ maxInFlight: 100, retryAfterSeconds: 1, onShed: () => shed.push(1), draining: () => draining });
+    expect(admit(handler, response())).toBeUndefined();
+    draining = true;
+    expect(admit(handler, response())).toMatchObject({ kind: 'overloaded', message: 'Service temporarily unavailable', retryAfterSeconds: 1 });
+    expect(shed).toEqual([]);
+  });
 });
