@@ -86,8 +86,11 @@ describe('OpenAiPredictor failures', () => {
   ])('when %s, then the call ends when its deadline passes, and says so', async (_, behaviour, maxRetries) => {
     fake.always(behaviour);
 
+    // Each attempt's own bound far beyond the deadline: by default it equals timeoutMs, and
+    // its timer (started when the attempt is sent) and the deadline's (started before) then
+    // race, which a busy machine can decide either way.
     const { error } = await failureOf(() =>
-      predictorFor(fake, { timeoutMs: 400, maxRetries }).predictSnap(aSubject(), CONTEXT),
+      predictorFor(fake, { timeoutMs: 400, attemptTimeoutMs: 60_000, maxRetries }).predictSnap(aSubject(), CONTEXT),
     );
 
     expect(error).toBeInstanceOf(PredictorError);
