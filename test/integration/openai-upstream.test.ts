@@ -20,7 +20,9 @@ beforeAll(async () => {
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: MODEL,
     ...FAKE_UPSTREAM_SPEED,
-    OPENAI_TIMEOUT_SECONDS: '1',
+    // 4 s, each attempt cut at 2 s: room for a busy machine to carry an immediate fake
+    // reply (at 1 s, an attempt had 0.5 s); the slow replies below take longer than all 4 s.
+    OPENAI_TIMEOUT_SECONDS: '4',
     OPENAI_MAX_RETRIES: '1',
     LOG_LEVEL: 'info',
   });
@@ -82,7 +84,7 @@ describe('OpenAI upstream: createSnap', () => {
       ['500 twice (retried once)', [status(500), status(500)], 2],
       ['429 twice (retried once)', [status(429, undefined, { headers: { 'retry-after-ms': '0' } }), status(429, undefined, { headers: { 'retry-after-ms': '0' } })], 2],
       ['401 from the upstream', [status(401)], 1],
-      ['a reply slower than OPENAI_TIMEOUT_SECONDS (each attempt cut at half of it)', [delay(3000, reply(PREDICTION)), delay(3000, reply(PREDICTION))], 2],
+      ['a reply slower than OPENAI_TIMEOUT_SECONDS (each attempt cut at half of it)', [delay(5000, reply(PREDICTION)), delay(5000, reply(PREDICTION))], 2],
       ['a hang (each attempt cut at half of it)', [hang(), hang()], 2],
       ['a body that is not JSON', [garbage(), garbage()], 2],
       ['finish_reason length', [replyRaw('{"profile": "Catal', { finishReason: 'length' })], 1],
