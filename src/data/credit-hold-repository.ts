@@ -5,6 +5,7 @@
  *
  * Requests that arrive together share one statement (and so one round trip and one
  * commit): the holds of a batch are taken by one statement, and so are its releases.
+ * Neither commit waits for the disk (reservation-commit.ts).
  * The statement locks the batch's accounts in id order first (`ORDER BY id FOR NO KEY
  * UPDATE`, see ACCOUNT_ROW_LOCK), which also gives it their latest balances; an account
  * asked for more holds than it has credits gets exactly as many as it has, the earliest
@@ -14,6 +15,7 @@ import type { Knex } from 'knex';
 import type { BatchOptions } from './batcher';
 import { batchedStatement } from './batcher';
 import { ACCOUNT_ROW_LOCK } from './account-row-lock';
+import { RESERVATION_COMMIT } from './reservation-commit';
 import { toNumber } from './database';
 import type { CreditHold, CreditsRepository } from '../domain/ports';
 
@@ -59,7 +61,7 @@ export class KnexCreditHoldRepository implements CreditsRepository {
 
   private async holdAll(wanted: HoldWanted[]): Promise<Array<number | null>> {
     const result = await this.db.raw(
-      `WITH wanted AS (
+      `WITH ${RESERVATION_COMMIT}, wanted AS (
          SELECT ord, (item->>'accountId')::bigint AS account_id, item->>'operation' AS operation
          FROM json_array_elements(?::json) WITH ORDINALITY AS w(item, ord)
        ), locked AS (
@@ -81,7 +83,7 @@ export class KnexCreditHoldRepository implements CreditsRepository {
          INSERT INTO credit_holds (id, account_id, operation, expires_at)
          SELECT hold_id, account_id, operation, now() + make_interval(secs => ?) FROM granted
        )
-       SELECT ord, hold_id FROM granted`,
+       SELECT ord, hold_id FROM granted CROSS JOIN reservation_commit`,
       [JSON.stringify(wanted), this.leaseSeconds],
     );
     const holdIds: Array<number | null> = wanted.map(() => null);
@@ -92,7 +94,7 @@ export class KnexCreditHoldRepository implements CreditsRepository {
   /** One statement for the batch: deletes the holds still there and gives their credits back, accounts locked in id order. */
   private async releaseAll(holds: CreditHold[]): Promise<void[]> {
     await this.db.raw(
-      `WITH wanted AS (
+      `WITH ${RESERVATION_COMMIT}, wanted AS (
          SELECT (item->>'holdId')::bigint AS hold_id, (item->>'accountId')::bigint AS account_id
          FROM json_array_elements(?::json) AS w(item)
        ), released AS (
@@ -106,7 +108,7 @@ export class KnexCreditHoldRepository implements CreditsRepository {
          ORDER BY accounts.id ${ACCOUNT_ROW_LOCK} OF accounts
        )
        UPDATE accounts SET credits = credits + locked.n, updated_at = now()
-       FROM locked WHERE accounts.id = locked.id`,
+       FROM locked CROSS JOIN reservation_commit WHERE accounts.id = locked.id`,
       [JSON.stringify(holds.map(({ holdId, accountId }) => ({ holdId, accountId })))],
     );
     return holds.map(() => undefined);

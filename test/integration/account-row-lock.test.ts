@@ -16,6 +16,8 @@ import { createDatabase, migrateToLatest } from '../../src/data/database';
 import { ChargingStatements } from '../../src/data/store-charged';
 import { returnExpiredHolds } from '../../src/data/sweeper';
 import type { CreditHold } from '../../src/domain/ports';
+import { settledOrWaited, WAITING_FOR_A_LOCK } from '../support/statement-waits';
+import { snapRow } from '../support/charged-rows';
 import { requireEnv } from '../support/test-server';
 
 jest.setTimeout(120_000);
@@ -52,25 +54,6 @@ describe('account row locks', () => {
     }
   }
 
-  /** `settled` when the statement finished, `waited` as soon as any backend of this database waits on a row lock. */
-  async function finishesWithoutWaiting(statement: Promise<unknown>): Promise<'settled' | 'waited'> {
-    let settled = false;
-    const done = statement.then(
-      () => (settled = true),
-      () => (settled = true),
-    );
-    for (let look = 0; look < 6_000 && !settled; look += 1) {
-      const { rows } = await db.raw<{ rows: { waiting: string }[] }>(
-        `SELECT count(*) AS waiting FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-         WHERE NOT l.granted AND a.datname = current_database()`,
-      );
-      if (Number(rows[0]?.waiting) > 0) return 'waited';
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    await done;
-    return 'settled';
-  }
-
   async function creditsOf(accountId: number): Promise<number> {
     return Number((await db('accounts').where({ id: accountId }).first('credits'))?.credits);
   }
@@ -82,7 +65,7 @@ describe('account row locks', () => {
   test('when a hold is taken while a row referencing the account is being inserted, then it does not wait for that insert', async () => {
     const accountId = await accountWith(3);
 
-    const outcome = await withKeyShareLockOn(accountId, () => finishesWithoutWaiting(holds.hold(accountId, 'snap')));
+    const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, holds.hold(accountId, 'snap'), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
     expect(await db('credit_holds').where({ account_id: accountId }).count<{ n: string }[]>({ n: '*' })).toEqual([{ n: '1' }]);
@@ -92,7 +75,7 @@ describe('account row locks', () => {
     const accountId = await accountWith(3);
     const hold = (await holds.hold(accountId, 'snap')) as CreditHold;
 
-    const outcome = await withKeyShareLockOn(accountId, () => finishesWithoutWaiting(holds.release(hold)));
+    const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, holds.release(hold), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
     expect(await creditsOf(accountId)).toBe(3);
@@ -102,7 +85,7 @@ describe('account row locks', () => {
     const accountId = await accountWith(3);
     await expire((await holds.hold(accountId, 'snap')) as CreditHold);
 
-    const outcome = await withKeyShareLockOn(accountId, () => finishesWithoutWaiting(returnExpiredHolds(db)));
+    const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, returnExpiredHolds(db), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
     expect(await creditsOf(accountId)).toBe(3);
@@ -113,16 +96,9 @@ describe('account row locks', () => {
     const hold = (await holds.hold(accountId, 'snap')) as CreditHold;
     await expire(hold);
     await returnExpiredHolds(db);
-    const row = {
-      accountId,
-      holdId: hold.holdId,
-      table: 'snaps' as const,
-      columns: { request: { name: 'Ada' }, prediction: { primary: 'Analyst' }, predictor: 'embedded', model: 'test', prompt_version: 'v1' },
-      ledger: { reason: 'snap' as const, column: 'snap_id' as const },
-      claim: undefined,
-    };
+    const row = snapRow(hold);
 
-    const outcome = await withKeyShareLockOn(accountId, () => finishesWithoutWaiting(charges.store(row)));
+    const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, charges.store(row), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
     expect(await creditsOf(accountId)).toBe(2);

@@ -10,8 +10,9 @@ import type { Knex } from 'knex';
 import { KnexAccountRepository } from '../../src/data/account-repository';
 import { KnexCreditHoldRepository } from '../../src/data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from '../../src/data/database';
-import { ChargingStatements, type ChargedRow } from '../../src/data/store-charged';
+import { ChargingStatements } from '../../src/data/store-charged';
 import type { CreditHold } from '../../src/domain/ports';
+import { snapRow } from '../support/charged-rows';
 import { requireEnv } from '../support/test-server';
 
 jest.setTimeout(120_000);
@@ -68,17 +69,6 @@ describe('statements shared by a batch', () => {
 
     expect(await balance(accountId)).toEqual({ credits: 5, held: 0 });
   });
-
-  function snapRow(hold: CreditHold, name = 'Ada'): ChargedRow {
-    return {
-      accountId: hold.accountId,
-      holdId: hold.holdId,
-      table: 'snaps',
-      columns: { request: { name }, prediction: { primary: 'Analyst' }, predictor: 'embedded', model: 'test', prompt_version: 'v1' },
-      ledger: { reason: 'snap', column: 'snap_id' },
-      claim: undefined,
-    };
-  }
 
   async function holdsFor(accountId: number, n: number): Promise<CreditHold[]> {
     const taken = await Promise.all(Array.from({ length: n }, () => holds.hold(accountId, 'snap')));

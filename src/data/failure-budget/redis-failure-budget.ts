@@ -9,7 +9,9 @@
  * account costs Redis one PTTL a second per instance rather than one per call.
  *
  * Redis absent (no REDIS_URL): the composition root uses the in-process budget alone.
- * Redis configured but not answering (down, slower than `fallbackAfterMs`): this
+ * Redis configured but not answering (down, slower than `fallbackAfterMs`, judged after
+ * the event loop has read its I/O, so a busy process does not mistake its own lag for a
+ * slow Redis: withTimeoutAfterIo): this
  * process's own count answers, which every failure also updates, so an account that
  * failed here is still bounded here; counts of other instances are missed until Redis
  * answers again. A call is never refused, or held up, because Redis is away.
@@ -17,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FailureBudget } from '../../domain/ports';
 import type { Logger } from '../../support/logger';
-import { withTimeout } from '../../support/with-timeout';
+import { withTimeoutAfterIo } from '../../support/with-timeout';
 import { MemoryFailureBudget, type FailureBudgetLimits } from './memory-failure-budget';
 
 export interface RedisFailureBudgetOptions extends FailureBudgetLimits {
@@ -75,7 +77,7 @@ export async function createRedisFailureBudget(options: RedisFailureBudgetOption
   const shared = async <T>(command: string[]): Promise<T | undefined> => {
     if (!client.isReady) return undefined;
     try {
-      return (await withTimeout(client.sendCommand(command), fallbackAfterMs)) as T;
+      return (await withTimeoutAfterIo(client.sendCommand(command), fallbackAfterMs)) as T;
     } catch (err) {
       logger.debug({ err: String(err) }, 'failure budget: Redis did not answer; this process counts alone');
       return undefined;
