@@ -1,10 +1,12 @@
 /**
  * Collects what concurrent requests ask for and hands it over as one batch: the first
- * item waits up to `maxWaitMs` for company, and a batch of `maxBatch` goes at once.
+ * item waits for company until the end of the current turn of the event loop (the
+ * requests that the same turn's I/O brought in go together, and none waits for a timer),
+ * or up to `maxWaitMs` when one is given; a batch of `maxBatch` goes at once.
  * Used by the statements that serve a whole batch at once (credit holds, charges).
  */
 export interface BatchOptions {
-  /** How long the first item of a batch waits for company. */
+  /** How long the first item of a batch waits for company: 0, until the end of this turn of the event loop. */
   maxWaitMs: number;
   /** A batch this large is handed over at once. */
   maxBatch: number;
@@ -12,7 +14,8 @@ export interface BatchOptions {
 
 class Batcher<T> {
   private queue: T[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  /** Cancels the scheduled flush, while one is scheduled. */
+  private cancel: (() => void) | undefined;
 
   constructor(
     private readonly onBatch: (items: T[]) => void,
@@ -22,12 +25,21 @@ class Batcher<T> {
   add(item: T): void {
     this.queue.push(item);
     if (this.queue.length >= this.options.maxBatch) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.options.maxWaitMs);
+    else this.cancel ??= this.schedule();
+  }
+
+  private schedule(): () => void {
+    if (this.options.maxWaitMs > 0) {
+      const timer = setTimeout(() => this.flush(), this.options.maxWaitMs);
+      return () => clearTimeout(timer);
+    }
+    const immediate = setImmediate(() => this.flush());
+    return () => clearImmediate(immediate);
   }
 
   private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel?.();
+    this.cancel = undefined;
     const batch = this.queue.splice(0);
     if (batch.length > 0) this.onBatch(batch);
   }

@@ -24,7 +24,7 @@ interface HoldWanted {
   operation: string;
 }
 
-const BATCH: BatchOptions = { maxWaitMs: 1, maxBatch: 64 };
+const BATCH: BatchOptions = { maxWaitMs: 0, maxBatch: 64 };
 
 export class KnexCreditHoldRepository implements CreditsRepository {
   private readonly holdOne: (wanted: HoldWanted) => Promise<number | null>;

@@ -34,7 +34,7 @@ export class ChargingStatements {
 
   constructor(
     private readonly db: Knex,
-    private readonly batch: BatchOptions = { maxWaitMs: 1, maxBatch: 64 },
+    private readonly batch: BatchOptions = { maxWaitMs: 0, maxBatch: 64 },
   ) {}
 
   async store(row: ChargedRow): Promise<ChargeOutcome> {

@@ -43,4 +43,18 @@ describe('batchedStatement', () => {
     ]);
     expect(await echo(3)).toBe(3);
   });
+
+  test('when no wait is given, then what arrives in the same turn of the event loop goes together, and what comes in a later turn goes in a batch of its own', async () => {
+    const calls: number[][] = [];
+    const echo = batchedStatement(async (inputs: number[]) => {
+      calls.push(inputs);
+      return inputs;
+    }, { maxWaitMs: 0, maxBatch: 100 });
+
+    const first = Promise.all([echo(1), echo(2)]);
+    const later = new Promise<number>((resolve) => setImmediate(() => resolve(echo(3))));
+
+    expect(await Promise.all([first, later])).toEqual([[1, 2], 3]);
+    expect(calls).toEqual([[1, 2], [3]]);
+  });
 });
