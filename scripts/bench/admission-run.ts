@@ -49,6 +49,8 @@ export async function measureAdmission(
   settings: BenchSettings,
   backing: Record<string, string>,
   log: (line: string) => void,
+  /** Runs between the two rows (a checkpoint of the database). */
+  betweenRows: () => Promise<void> = async () => undefined,
 ): Promise<AdmissionResults> {
   const shedBurst = await withSlowService(paths, settings, backing, 'shed-burst', {}, async (service, cpuWatch) => {
     const apiKey = await createAccount(service, 'bench shed burst', settings.creditsPerAccount);
@@ -58,6 +60,7 @@ export async function measureAdmission(
     const after = await keyLookups(service);
     return { requests: settings.shedBurstRequests, maxInFlight: DEFAULT_MAX_IN_FLIGHT, result, apiKeyQueries: after - before };
   });
+  await betweenRows();
   const sockets = Math.ceil((settings.openLoopRate * settings.upstreamDelayMs * 1.5) / 1000);
   const openLoop = await withSlowService(paths, settings, backing, 'open-loop', { OPENAI_MAX_SOCKETS: String(sockets) }, async (service, cpuWatch) => {
     const apiKeys = await Promise.all(Array.from({ length: 10 }, (_, i) => createAccount(service, `bench open loop ${i}`, settings.creditsPerAccount)));

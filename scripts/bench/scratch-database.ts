@@ -7,6 +7,8 @@ import { Client } from 'pg';
 
 export interface ScratchDatabase {
   url: string;
+  /** Writes every dirty page to disk now, so that the rows before a measured part do not flush during it. */
+  checkpoint(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -17,6 +19,9 @@ export async function createScratchDatabase(serverUrl: string, name: string): Pr
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    checkpoint: async () => {
+      await onServer(serverUrl, 'CHECKPOINT');
+    },
     drop: async () => {
       await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
