@@ -96,11 +96,14 @@ export class CachedCallerRepository implements CallerRepository {
     return this.lookUp(keyHash);
   }
 
-  /** Forgets one key (deactivated on this instance: refused from the next request). */
+  /**
+   * Forgets one key as found (deactivated: refused from the next request). Its place among
+   * the unknown keys, if it has one, is kept: that answer is already the right one, and a
+   * deactivated key still being sent costs a query per `negativeTtlMs`, not one per poll.
+   */
   forget(keyHash: string): void {
     this.deactivated.add(keyHash);
     this.found.delete(keyHash);
-    this.unknown.delete(keyHash);
   }
 
   /** Forgets every remembered key. */

@@ -115,6 +115,23 @@ describe('CachedCallerRepository', () => {
     expect(table.lookups).toBe(2);
   });
 
+  test('when polls keep reporting a deactivated key that is still being sent, then it is looked up once per negative TTL, not once per poll', async () => {
+    const table = keyTable({ h1: ada });
+    table.deactivated.push('h1');
+    const cache = new CachedCallerRepository(table, options);
+    await cache.poll();
+    expect(await cache.findByKeyHash('h1')).toBeNull();
+    for (now = 1000; now < 5000; now += 1000) {
+      await cache.poll();
+      expect(await cache.findByKeyHash('h1')).toBeNull();
+    }
+    expect(table.lookups).toBe(1);
+    now = 5000;
+    await cache.poll();
+    expect(await cache.findByKeyHash('h1')).toBeNull();
+    expect(table.lookups).toBe(2);
+  });
+
   test('when a lookup that began before a deactivation ends after the poll saw it, then its answer is not remembered', async () => {
     const table = keyTable({ h1: ada });
     const cache = new CachedCallerRepository(table, options);
