@@ -10,7 +10,6 @@
  * PostgreSQL for the statement waiting on a lock: it must finish without ever waiting.
  */
 import type { Knex } from 'knex';
-import { KnexAccountRepository } from '../../src/data/account-repository';
 import { KnexCreditHoldRepository } from '../../src/data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from '../../src/data/database';
 import { ChargingStatements } from '../../src/data/store-charged';
@@ -18,6 +17,7 @@ import { returnExpiredHolds } from '../../src/data/sweeper';
 import type { CreditHold } from '../../src/domain/ports';
 import { settledOrWaited, WAITING_FOR_A_LOCK } from '../support/statement-waits';
 import { snapRow } from '../support/charged-rows';
+import { accountIn, balanceIn } from '../support/db-accounts';
 import { requireEnv } from '../support/test-server';
 
 jest.setTimeout(120_000);
@@ -26,7 +26,6 @@ describe('account row locks', () => {
   let db: Knex;
   let holds: KnexCreditHoldRepository;
   let charges: ChargingStatements;
-  let serial = 0;
 
   beforeAll(async () => {
     db = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
@@ -35,13 +34,6 @@ describe('account row locks', () => {
     charges = new ChargingStatements(db, { maxWaitMs: 1, maxBatch: 64 });
   });
   afterAll(() => db.destroy());
-
-  async function accountWith(credits: number): Promise<number> {
-    serial += 1;
-    const hash = `row-lock-${process.pid}-${Date.now()}-${serial}`;
-    const { accountId } = await new KnexAccountRepository(db).create({ name: 'row lock', credits, keyHash: hash, keyPrefix: hash.slice(0, 12) });
-    return accountId;
-  }
 
   /** A transaction holding the lock a foreign-key check takes on the account (as a concurrent charge's insert does), open while `work` runs. */
   async function withKeyShareLockOn<T>(accountId: number, work: () => Promise<T>): Promise<T> {
@@ -54,16 +46,12 @@ describe('account row locks', () => {
     }
   }
 
-  async function creditsOf(accountId: number): Promise<number> {
-    return Number((await db('accounts').where({ id: accountId }).first('credits'))?.credits);
-  }
-
   async function expire(hold: CreditHold): Promise<void> {
     await db('credit_holds').where({ id: hold.holdId }).update({ expires_at: db.raw("now() - interval '1 second'") });
   }
 
   test('when a hold is taken while a row referencing the account is being inserted, then it does not wait for that insert', async () => {
-    const accountId = await accountWith(3);
+    const accountId = await accountIn(db, 3);
 
     const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, holds.hold(accountId, 'snap'), WAITING_FOR_A_LOCK));
 
@@ -72,27 +60,27 @@ describe('account row locks', () => {
   });
 
   test('when a hold is released while a row referencing the account is being inserted, then it does not wait for that insert', async () => {
-    const accountId = await accountWith(3);
+    const accountId = await accountIn(db, 3);
     const hold = (await holds.hold(accountId, 'snap')) as CreditHold;
 
     const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, holds.release(hold), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
-    expect(await creditsOf(accountId)).toBe(3);
+    expect((await balanceIn(db, accountId)).credits).toBe(3);
   });
 
   test('when the sweeper returns an expired hold while a row referencing the account is being inserted, then it does not wait for that insert', async () => {
-    const accountId = await accountWith(3);
+    const accountId = await accountIn(db, 3);
     await expire((await holds.hold(accountId, 'snap')) as CreditHold);
 
     const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, returnExpiredHolds(db), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
-    expect(await creditsOf(accountId)).toBe(3);
+    expect((await balanceIn(db, accountId)).credits).toBe(3);
   });
 
   test('when a call whose hold the sweeper returned is charged while a row referencing the account is being inserted, then the charge does not wait for that insert', async () => {
-    const accountId = await accountWith(3);
+    const accountId = await accountIn(db, 3);
     const hold = (await holds.hold(accountId, 'snap')) as CreditHold;
     await expire(hold);
     await returnExpiredHolds(db);
@@ -101,6 +89,6 @@ describe('account row locks', () => {
     const outcome = await withKeyShareLockOn(accountId, () => settledOrWaited(db, charges.store(row), WAITING_FOR_A_LOCK));
 
     expect(outcome).toBe('settled');
-    expect(await creditsOf(accountId)).toBe(2);
+    expect((await balanceIn(db, accountId)).credits).toBe(2);
   });
 });

@@ -7,12 +7,12 @@
  * credit-holds.test.ts and embedded-mode.test.ts.)
  */
 import type { Knex } from 'knex';
-import { KnexAccountRepository } from '../../src/data/account-repository';
 import { KnexCreditHoldRepository } from '../../src/data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from '../../src/data/database';
 import { ChargingStatements } from '../../src/data/store-charged';
 import type { CreditHold } from '../../src/domain/ports';
 import { snapRow } from '../support/charged-rows';
+import { accountIn, balanceIn } from '../support/db-accounts';
 import { requireEnv } from '../support/test-server';
 
 jest.setTimeout(120_000);
@@ -21,7 +21,6 @@ describe('statements shared by a batch', () => {
   let db: Knex;
   let holds: KnexCreditHoldRepository;
   let charges: ChargingStatements;
-  let serial = 0;
 
   beforeAll(async () => {
     db = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
@@ -31,20 +30,8 @@ describe('statements shared by a batch', () => {
   });
   afterAll(() => db.destroy());
 
-  async function accountWith(credits: number): Promise<number> {
-    serial += 1;
-    const hash = `batch-${process.pid}-${Date.now()}-${serial}`;
-    const { accountId } = await new KnexAccountRepository(db).create({ name: 'batch', credits, keyHash: hash, keyPrefix: hash.slice(0, 12) });
-    return accountId;
-  }
-
-  async function balance(accountId: number): Promise<{ credits: number; held: number }> {
-    const account = await new KnexAccountRepository(db).find(accountId);
-    return { credits: account?.credits ?? NaN, held: account?.held ?? NaN };
-  }
-
   test('when one batch asks for more holds than an account has credits, then exactly that many are granted, the earliest first', async () => {
-    const [poor, rich] = [await accountWith(3), await accountWith(100)];
+    const [poor, rich] = [await accountIn(db, 3), await accountIn(db, 100)];
     const asks = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? poor : rich));
 
     const granted = await Promise.all(asks.map((accountId) => holds.hold(accountId, 'snap')));
@@ -55,19 +42,19 @@ describe('statements shared by a batch', () => {
     expect(granted.filter((hold, i) => asks[i] === rich && hold !== null)).toHaveLength(10);
     expect(new Set(granted.flatMap((hold) => (hold ? [hold.holdId] : []))).size).toBe(13);
     for (const hold of granted) if (hold) expect(asks).toContain(hold.accountId);
-    expect(await balance(poor)).toEqual({ credits: 0, held: 3 });
-    expect(await balance(rich)).toEqual({ credits: 90, held: 10 });
+    expect(await balanceIn(db, poor)).toEqual({ credits: 0, held: 3 });
+    expect(await balanceIn(db, rich)).toEqual({ credits: 90, held: 10 });
   });
 
   test('when a batch of holds is released, then every credit comes back once, even a hold released twice', async () => {
-    const accountId = await accountWith(5);
+    const accountId = await accountIn(db, 5);
     const taken = await Promise.all(Array.from({ length: 5 }, () => holds.hold(accountId, 'comms')));
     const released = taken.flatMap((hold) => (hold ? [hold] : []));
     expect(released).toHaveLength(5);
 
     await Promise.all([...released, released[0] as (typeof released)[number]].map((hold) => holds.release(hold)));
 
-    expect(await balance(accountId)).toEqual({ credits: 5, held: 0 });
+    expect(await balanceIn(db, accountId)).toEqual({ credits: 5, held: 0 });
   });
 
   async function holdsFor(accountId: number, n: number): Promise<CreditHold[]> {
@@ -76,7 +63,7 @@ describe('statements shared by a batch', () => {
   }
 
   test('when one batch charges several holds, then each request gets its own stored row and is charged once', async () => {
-    const accountId = await accountWith(5);
+    const accountId = await accountIn(db, 5);
     const taken = await holdsFor(accountId, 4);
 
     const outcomes = await Promise.all(taken.map((hold, i) => charges.store(snapRow(hold, `person ${i}`))));
@@ -87,13 +74,13 @@ describe('statements shared by a batch', () => {
     expect(rows.map((row) => [Number(row.id), row.request.name, Number(row.hold_id)])).toEqual(
       taken.map((hold, i) => [ids[i], `person ${i}`, hold.holdId]).sort((a, b) => (a[0] as number) - (b[0] as number)),
     );
-    expect(await balance(accountId)).toEqual({ credits: 1, held: 0 });
+    expect(await balanceIn(db, accountId)).toEqual({ credits: 1, held: 0 });
     const [ledger] = await db('credit_ledger').where({ account_id: accountId }).sum('delta as sum');
     expect(Number(ledger?.sum)).toBe(1);
   });
 
   test('when the holds of a batch are gone and the account has fewer credits than requests, then exactly that many are stored', async () => {
-    const accountId = await accountWith(3);
+    const accountId = await accountIn(db, 3);
     const taken = await holdsFor(accountId, 3);
     // As the sweeper does when a lease runs out: the holds go, their credits come back; then two are spent elsewhere.
     await db('credit_holds').whereIn('id', taken.map((hold) => hold.holdId)).delete();
@@ -102,17 +89,17 @@ describe('statements shared by a batch', () => {
     const outcomes = await Promise.all(taken.map((hold) => charges.store(snapRow(hold))));
 
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['no_credit', 'no_credit', 'stored']);
-    expect(await balance(accountId)).toEqual({ credits: 0, held: 0 });
+    expect(await balanceIn(db, accountId)).toEqual({ credits: 0, held: 0 });
   });
 
   test('when one row of a batch cannot be stored, then only its own request fails and the others are stored', async () => {
-    const accountId = await accountWith(3);
+    const accountId = await accountIn(db, 3);
     const taken = await holdsFor(accountId, 3);
     const bad = { ...snapRow(taken[1] as CreditHold), columns: { ...snapRow(taken[1] as CreditHold).columns, predictor: 'nul \u0000 byte' } };
 
     const outcomes = await Promise.allSettled([charges.store(snapRow(taken[0] as CreditHold)), charges.store(bad), charges.store(snapRow(taken[2] as CreditHold))]);
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await balance(accountId)).toEqual({ credits: 0, held: 1 });
+    expect(await balanceIn(db, accountId)).toEqual({ credits: 0, held: 1 });
   });
 });

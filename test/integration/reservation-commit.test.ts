@@ -8,13 +8,13 @@
  * which also releases anything that waited.
  */
 import type { Knex } from 'knex';
-import { KnexAccountRepository } from '../../src/data/account-repository';
 import { KnexCreditHoldRepository } from '../../src/data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from '../../src/data/database';
 import { ChargingStatements } from '../../src/data/store-charged';
 import type { CreditHold } from '../../src/domain/ports';
 import { settledOrWaited, WAITING_FOR_A_STANDBY } from '../support/statement-waits';
 import { snapRow } from '../support/charged-rows';
+import { accountIn, balanceIn } from '../support/db-accounts';
 import { requireEnv } from '../support/test-server';
 
 jest.setTimeout(120_000);
@@ -38,12 +38,6 @@ describe('reservation commits', () => {
     await db.destroy();
   });
 
-  async function anAccount(): Promise<number> {
-    const hash = `reservation-${process.pid}-${Date.now()}-${Math.random()}`;
-    const { accountId } = await new KnexAccountRepository(db).create({ name: 'reservation', credits: 5, keyHash: hash, keyPrefix: hash.slice(0, 12) });
-    return accountId;
-  }
-
   /** Runs `work` while every synchronous commit waits for a standby that never answers. */
   async function withCommitsThatWait<T>(work: () => Promise<T>): Promise<T> {
     await db.raw("ALTER SYSTEM SET synchronous_standby_names = 'pps_no_such_standby'");
@@ -62,7 +56,7 @@ describe('reservation commits', () => {
   }
 
   test('when a credit is held and the hold released, then neither commit waits to be flushed', async () => {
-    const accountId = await anAccount();
+    const accountId = await accountIn(db, 5);
 
     const outcomes = await withCommitsThatWait(async () => {
       let hold: CreditHold | null = null;
@@ -72,11 +66,11 @@ describe('reservation commits', () => {
     });
 
     expect(outcomes).toEqual({ held: 'settled', released: 'settled' });
-    expect(Number((await db('accounts').where({ id: accountId }).first('credits'))?.credits)).toBe(5);
+    expect((await balanceIn(db, accountId)).credits).toBe(5);
   });
 
   test('when a hold is charged, then the charge waits for its commit to be flushed', async () => {
-    const accountId = await anAccount();
+    const accountId = await accountIn(db, 5);
     const hold = (await holds.hold(accountId, 'snap')) as CreditHold;
     const row = snapRow(hold);
 
