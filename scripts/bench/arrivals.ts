@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { percentiles, type Percentiles } from './figures';
 import { openCpuWindow } from './cpu-window';
+import { machineBusySeconds } from './proc-stats';
 import { overheadOf } from './snap-request';
 
 export interface ArrivalSpec {
@@ -46,7 +47,7 @@ export interface ArrivalResult {
   seconds: number;
   /** From the first request to the last one sent: behind `seconds` of the spec when the generator could not keep the rate. */
   sendingSeconds: number;
-  /** Cores used during the run by each watched tree. */
+  /** Cores used during the run by each watched tree, by the load generator itself, and by the whole `machine`. */
   cores: Record<string, number>;
 }
 
@@ -71,6 +72,7 @@ async function main(specFile: string, resultFile: string): Promise<void> {
   const spec = JSON.parse(readFileSync(specFile, 'utf8')) as ArrivalSpec;
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const watched = Object.entries(spec.cpuWatch ?? {}).map(([name, pid]) => ({ name, window: openCpuWindow(pid) }));
+  const [machineBefore, ownBefore] = [machineBusySeconds(), process.cpuUsage()];
   const key = (n: number) => spec.apiKeys[n % spec.apiKeys.length] ?? '';
   const startedAt = performance.now();
   const pending: Promise<Answer | undefined>[] = [];
@@ -94,7 +96,12 @@ async function main(specFile: string, resultFile: string): Promise<void> {
   const sendingSeconds = (performance.now() - startedAt) / 1000;
   const answers = await Promise.all(pending);
   const seconds = (performance.now() - startedAt) / 1000;
-  const used = Object.fromEntries(watched.map(({ name, window }) => [name, window.close() / seconds]));
+  const own = process.cpuUsage(ownBefore);
+  const used = Object.fromEntries([
+    ...watched.map(({ name, window }) => [name, window.close() / seconds]),
+    ['load generator', (own.user + own.system) / 1e6 / seconds],
+    ['machine', (machineBusySeconds() - machineBefore) / seconds],
+  ]);
   agent.destroy();
   const got = answers.filter((a): a is Answer => a !== undefined);
   const statusCodes: Record<string, number> = {};

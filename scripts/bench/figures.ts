@@ -48,4 +48,5 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-export const MB = 1_000_000;
+export const MiB = 2 ** 20;
+export const KiB = 2 ** 10;

@@ -1,9 +1,9 @@
 /** The bench's report: markdown, printed and written to test-output/bench/results.md. */
 import type { ArrivalResult } from './arrivals';
 import type { BenchResults } from './bench-results';
-import { MB, per, show, table } from './figures';
+import { MiB, per, show, table } from './figures';
 import { isDurable } from './scratch-database';
-import { checkTargets, perCallKB } from './targets';
+import { checkTargets, perCallKiB } from './targets';
 import { summarise } from './throughput';
 import { cpuMsPerCall, created, held, HELD_P99_MS, type RateRun } from './upstream-path';
 
@@ -29,7 +29,13 @@ function rateRow(run: RateRun): string[] {
     show(cpuMsPerCall(result, 'server'), 2),
     show(cpuMsPerCall(result, 'postgres'), 2),
     show(per(run.statements, created(result)), 1),
+    cores(result),
   ];
+}
+
+/** Cores busy during a run: the service, PostgreSQL, the load generator, the whole machine (the rest is the fake upstream, Redis, other work). */
+function cores(result: ArrivalResult): string {
+  return ['server', 'postgres', 'load generator', 'machine'].map((name) => show(result.cores[name], 2)).join(' / ');
 }
 
 const RATE_HEADER = [
@@ -45,6 +51,7 @@ const RATE_HEADER = [
   'service CPU ms per call',
   'PostgreSQL CPU ms per call',
   'statements per call',
+  'cores: service / PostgreSQL / load generator / machine',
 ];
 
 function targetsSection(results: BenchResults): string[] {
@@ -101,16 +108,16 @@ function upstreamPathSection(results: BenchResults): string[] {
     `A fresh service as above, after a warm-up burst of ${settings.capacityWarmup}: ${show(memory.requests)} requests at once, each on its own connection, all waiting on the upstream together. Per call = (peak RSS − RSS before the burst) / 201s.`,
     '',
     table(
-      ['requests', '201', 'other answers', 'errors + timeouts', 'RSS before MB', 'peak RSS MB', 'KB per call in flight', 'latency p99 ms'],
+      ['requests', '201', 'other answers', 'errors + timeouts', 'RSS before MiB', 'peak RSS MiB', 'KiB per call in flight', 'latency p99 ms'],
       [
         [
           show(memory.requests),
           show(created(memory.result)),
           others(memory.result),
           show(memory.result.errors),
-          show(memory.rssBeforeBytes === undefined ? undefined : memory.rssBeforeBytes / MB),
-          show(peak === undefined ? undefined : peak / MB),
-          show(perCallKB(memory.result, memory.rssBeforeBytes, peak)),
+          show(memory.rssBeforeBytes === undefined ? undefined : memory.rssBeforeBytes / MiB),
+          show(peak === undefined ? undefined : peak / MiB),
+          show(perCallKiB(memory.result, memory.rssBeforeBytes, peak)),
           show(memory.result.created.p99),
         ],
       ],

@@ -4,7 +4,7 @@
  */
 import type { ArrivalResult } from './arrivals';
 import type { BenchResults } from './bench-results';
-import { median, MB, per, show, within, type Figure } from './figures';
+import { KiB, median, MiB, per, show, within, type Figure } from './figures';
 import { cpuMsPerCall, created, HELD_P99_MS } from './upstream-path';
 
 export interface TargetCheck {
@@ -16,7 +16,7 @@ export interface TargetCheck {
 
 const LITELLM = 'LiteLLM: p50 2 ms, p99 13 ms per 4-vCPU pod at ~290 req/s';
 /** The chart's memory limit for one pod (deploy/helm/profile-prediction-service/values.yaml). */
-const POD_MEMORY_LIMIT_BYTES = 512 * 2 ** 20;
+const POD_MEMORY_LIMIT_BYTES = 512 * MiB;
 
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const { overhead, highestHeld, memory } = results.upstreamPath;
@@ -71,7 +71,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     {
       target: `${show(memory.requests)} calls in flight on one process: peak RSS ≤ 512 MiB`,
       anchor: "the chart's memory limit for a pod",
-      measured: peak === undefined ? show(peak) : `${show(peak / MB)} MB, ${show(perCallKB(memory.result, memory.rssBeforeBytes, peak), 0, 'KB')} per call in flight${allAnswered(memory.result)}`,
+      measured: peak === undefined ? show(peak) : `${show(peak / MiB)} MiB, ${show(perCallKiB(memory.result, memory.rssBeforeBytes, peak), 0, 'KiB')} per call in flight${allAnswered(memory.result)}`,
       met: created(memory.result) === memory.requests && within(peak, POD_MEMORY_LIMIT_BYTES),
     },
     {
@@ -89,9 +89,9 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   ];
 }
 
-/** (peak RSS − RSS before the burst) / calls answered, in KB. */
-export function perCallKB(result: ArrivalResult, before: Figure, peak: Figure): Figure {
-  return before === undefined || peak === undefined ? undefined : per((peak - before) / 1000, created(result));
+/** (peak RSS − RSS before the burst) / calls answered, in KiB. */
+export function perCallKiB(result: ArrivalResult, before: Figure, peak: Figure): Figure {
+  return before === undefined || peak === undefined ? undefined : per((peak - before) / KiB, created(result));
 }
 
 function allAnswered(result: ArrivalResult): string {
