@@ -1,6 +1,6 @@
 /**
  * Create a communication analysis for a stored snap (openapi/openapi.yaml,
- * createCommsAnalysis), as one paid call (paid-call.ts): the snap must belong to the
+ * `createCommsAnalysis`), as one paid call (paid-call.ts): the snap must belong to the
  * caller (another account's snap is answered like a missing one); then analyse, and
  * store the analysis while turning the hold into the charge in one statement.
  */

@@ -1,5 +1,5 @@
 /**
- * Create a snap (openapi/openapi.yaml, createSnap), as one paid call (paid-call.ts):
+ * Create a snap (openapi/openapi.yaml, `createSnap`), as one paid call (paid-call.ts):
  * predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary secondary
  * profile (a failure of the call, counted against the budget), then store the snap and
  * turn the hold into the charge in one statement.
