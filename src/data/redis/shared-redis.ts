@@ -1,7 +1,6 @@
 /**
  * The one Redis client (REDIS_URL) and the one availability policy of everything the
- * service counts there: the rate limit and the failure budget (docs/decisions.md,
- * "One Redis client, one availability policy").
+ * service counts there: the rate limit and the failure budget (why: docs/decisions.md).
  *
  * - Available: every count is asked of Redis and judged by its answer, however slowly it
  *   comes within `answerWithinMs` (a slow Redis that answers is the count).
