@@ -15,7 +15,7 @@ import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
-import { reportingOutages } from '../data/unavailable';
+import { isDatabaseUnavailable } from '../data/unavailable';
 import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
 import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import { createSharedRedis } from '../data/redis/shared-redis';
@@ -47,6 +47,7 @@ export interface Services {
   /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
   upstreamHealth: UpstreamHealth | undefined;
   failureBudget: FailureBudget;
+  isOutage: (err: unknown) => boolean;
   rateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
@@ -76,13 +77,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
     throw err;
   }
   await redisStarting;
-  const credits = reportingOutages(new KnexCreditHoldRepository(db, config.timeBudget.holdLeaseSeconds));
+  const credits = new KnexCreditHoldRepository(db, config.timeBudget.holdLeaseSeconds);
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
-  const callers = new CachedCallerRepository(countKeyLookups(reportingOutages(new KnexCallerRepository(db)), metrics));
+  // The key cache, around the lookups that reach the database, each one counted.
+  const callers = new CachedCallerRepository(countKeyLookups(new KnexCallerRepository(db), metrics));
   callers.start();
-  const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
+  const accounts = new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash));
   const charges = new ChargingStatements(db);
   const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
@@ -95,20 +97,25 @@ export async function createServices(config: Config, logger: Logger, options: Se
     onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
   });
   sweeper.start();
-  const idempotency = reportingOutages(new KnexIdempotencyRepository(db));
+  const idempotency = new KnexIdempotencyRepository(db);
   idempotency.start();
   return {
     db,
     callers,
     accounts,
     credits,
-    snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
-    comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
+    // The charging repositories, each charge counted in credits_charged_total.
+    snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
     idempotency,
-    usage: reportingOutages(new KnexUsageRepository(db)),
+    usage: new KnexUsageRepository(db),
+    // The predictor, timed and its tokens counted (metrics/instrumented-predictor.ts).
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
     upstreamHealth,
+    // The failure budget, its refusals and failures counted.
     failureBudget: countFailureBudget(failureBudget, metrics),
+    // The repositories let database errors through as the driver threw them; the error mapper asks this which are outages (503).
+    isOutage: isDatabaseUnavailable,
     rateLimit,
     metrics,
     close: async () => {
