@@ -291,7 +291,7 @@ export function renderReport(results: BenchResults): string {
     `- date: ${machine.date}`,
     `- machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory; 1-minute load average at the start: ${machine.loadAverageAtStart.toFixed(2)}`,
     `- Node.js ${machine.node}; code: ${machine.commit}`,
-    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, PostgreSQL + Redis, embedded predictor, LOG_LEVEL=warn, RATE_LIMIT_MAX=100000000`,
+    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, PostgreSQL + Redis, embedded predictor, LOG_LEVEL=warn, RATE_LIMIT_MAX and ACCOUNT_RATE_LIMIT_MAX=100000000`,
     `- PostgreSQL: fsync=${results.postgres.fsync}, synchronous_commit=${results.postgres.synchronousCommit} (${isDurable(results.postgres) ? 'durable, as production runs it: every commit waits for the disk' : '**not durable**: commits do not wait for the disk, so their cost is hidden'})`,
     '',
     throughputSection(results),

@@ -37,6 +37,7 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
     ADMIN_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
+    ACCOUNT_RATE_LIMIT_MAX: '100000000',
     ...overrides,
   };
 }
