@@ -597,7 +597,7 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description The rate-limit policies that applied to the request, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes them: a list of items, each a policy name with its quota `q` (requests per window), its window `w` (seconds) and its partition key `pk` (a hash of what is counted, never the address or the account itself). `"ip"` is the per-client-IP limit the `X-RateLimit-*` headers describe; `"account"` is the per-account limit, present once the API key was accepted. */
         "RateLimit-Policy": string;
-        /** @description What is left of each policy of `RateLimit-Policy` in the current window, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes it: per policy name, the remaining requests `r` and the whole seconds `t` until its window resets. */
+        /** @description What is left of each policy of `RateLimit-Policy` in the current window, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes it: per policy name, the remaining requests `r` and the whole seconds `t` until its window resets (the partition key is in `RateLimit-Policy` only). */
         RateLimit: string;
         /** @description Whole seconds within which the `Idempotency-Key` is free again if the call holding it has died (at most 15). */
         "Idempotency-Retry-After": number;

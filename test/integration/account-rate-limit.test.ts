@@ -50,13 +50,13 @@ describe('per-account rate limit', () => {
     expect(response.headers.get('x-ratelimit-limit')).toBe('120');
     expect(response.headers.get('x-ratelimit-remaining')).toBe('119');
     expect(response.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"ip"; q=120; w=60; ${PK}, "account"; q=5; w=60; ${PK}$`));
-    expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"ip"; r=119; t=\\d+; ${PK}, "account"; r=4; t=\\d+; ${PK}$`));
+    expect(response.headers.get('ratelimit')).toMatch(/^"ip"; r=119; t=\d+, "account"; r=4; t=\d+$/);
 
     const keyless = await sendAs(null, server, ip);
     expect(keyless.status).toBe(401);
     expect(keyless.headers.get('x-ratelimit-remaining')).toBe('118');
     expect(keyless.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"ip"; q=120; w=60; ${PK}$`));
-    expect(keyless.headers.get('ratelimit')).toMatch(new RegExp(`^"ip"; r=118; t=\\d+; ${PK}$`));
+    expect(keyless.headers.get('ratelimit')).toMatch(/^"ip"; r=118; t=\d+$/);
   });
 
   test('when an account sends more than its limit from many IPs, then the next request is the contract 429 with Retry-After, its X-RateLimit-* still the per-IP limit, and nothing is charged', async () => {
@@ -152,7 +152,7 @@ describe('per-account rate limit without Redis', () => {
       const again = await sendAs(account, target);
       expect(again.status).toBe(400);
       // Redis's count of the window: the 2 before the outage, and this one.
-      expect(again.headers.get('ratelimit')).toMatch(new RegExp(`"account"; r=2; t=\\d+; ${PK}$`));
+      expect(again.headers.get('ratelimit')).toMatch(/"account"; r=2; t=\d+$/);
     } finally {
       await target.close();
       await proxy.close();
