@@ -6,10 +6,13 @@
  * The default follows what the process can actually serve at once. Each request needs
  * the database for a few short statements, so the pool serves many requests per
  * connection: `REQUESTS_PER_POOL_CONNECTION` of them per connection keep its queue a few
- * statements deep. A request with an upstream call also holds it for the call's whole
- * length, so the upstream's capacity is added on top: its sockets (OPENAI_MAX_SOCKETS),
- * the calls it can have in flight at once.
+ * statements deep. With an upstream, admission is also bounded by its sockets
+ * (OPENAI_MAX_SOCKETS): a request holds one for its call's whole length, and an admitted
+ * request that waited for a socket would spend its call's time bound in that queue and
+ * fail after the upstream had received it (docs/decisions.md, "Admission is bounded by
+ * the upstream's sockets"). A bound above the sockets is refused at start-up.
  */
+import { ConfigError } from './config-error';
 import type { EnvReader } from './env-reader';
 
 /** Requests per pooled database connection that the default admits. */
@@ -20,9 +23,17 @@ export const SHED_RETRY_AFTER_SECONDS = 1;
 
 /** `upstreamSockets`: the upstream's sockets (calls in flight at once); undefined for the embedded predictor. */
 export function defaultMaxRequestsInFlight(databasePoolMax: number, upstreamSockets: number | undefined): number {
-  return databasePoolMax * REQUESTS_PER_POOL_CONNECTION + (upstreamSockets ?? 0);
+  const forThePool = databasePoolMax * REQUESTS_PER_POOL_CONNECTION;
+  return upstreamSockets === undefined ? forThePool : Math.min(forThePool, upstreamSockets);
 }
 
 export function readMaxRequestsInFlight(read: EnvReader, databasePoolMax: number, upstreamSockets: number | undefined): number {
-  return read.integer('MAX_REQUESTS_IN_FLIGHT', defaultMaxRequestsInFlight(databasePoolMax, upstreamSockets), { min: 1, max: 1_000_000 });
+  const bound = read.integer('MAX_REQUESTS_IN_FLIGHT', defaultMaxRequestsInFlight(databasePoolMax, upstreamSockets), { min: 1, max: 1_000_000 });
+  if (upstreamSockets !== undefined && bound > upstreamSockets) {
+    throw new ConfigError(
+      'MAX_REQUESTS_IN_FLIGHT',
+      `must be at most OPENAI_MAX_SOCKETS (${upstreamSockets}) with an upstream (got ${bound}): an admitted request beyond the sockets would wait for one and could spend its call's time bound in that queue; raise OPENAI_MAX_SOCKETS or lower MAX_REQUESTS_IN_FLIGHT`,
+    );
+  }
+  return bound;
 }

@@ -3,13 +3,14 @@
  * past its failure budget, claim the Idempotency-Key, hold a credit, predict, then store
  * the result and turn the hold into the charge in one statement. A failure at any step
  * stores nothing and charges nothing: the hold and the key are released, the upstream
- * calls it paid for are recorded as failed-call usage, and a failure of the prediction
- * (or of what judges its answer) counts against the failure budget.
+ * calls it paid for are recorded as failed-call usage, and a failure the caller caused
+ * (a refused answer, a client gone) counts against the failure budget; an upstream
+ * outage does not (domain/failure-budget.ts).
  */
 import { AppError } from './app-error';
 import { assertClientWaiting } from './client-gone';
 import { holdCredit } from './credits';
-import { assertWithinFailureBudget } from './failure-budget';
+import { assertWithinFailureBudget, isCallersFailure } from './failure-budget';
 import { recordFailedSpend } from './failed-spend';
 import { claimKey, type Idempotent } from './idempotency';
 import type {
@@ -90,9 +91,9 @@ export async function paidCall<Subject, Answer, Judged, Result>(deps: PaidCallDe
 }
 
 /**
- * Asks the predictor, judges its answer and checks the client still waits for it; any
- * failure of these counts against the account's failure budget. Every upstream call the
- * prediction made is told to `spends`.
+ * Asks the predictor, judges its answer and checks the client still waits for it; a
+ * failure of these that the caller caused counts against the account's failure budget.
+ * Every upstream call the prediction made is told to `spends`.
  */
 async function predict<Subject, Answer, Judged>(
   deps: PaidCallDeps,
@@ -106,7 +107,7 @@ async function predict<Subject, Answer, Judged>(
     assertClientWaiting(call.context, call.failureMessage);
     return judged;
   } catch (error) {
-    await deps.failureBudget.countFailure(call.caller.accountId, call.operation);
+    if (isCallersFailure(error, call.context)) await deps.failureBudget.countFailure(call.caller.accountId, call.operation);
     throw error;
   }
 }

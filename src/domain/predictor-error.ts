@@ -6,10 +6,17 @@
 /** The call as a whole failed (HTTP error, timeout, refusal, unparsable output). */
 export class PredictorError extends Error {
   readonly upstreamStatus: number | undefined;
+  /**
+   * The upstream failed, not the request: a timeout, a connection error, a 5xx, 429 or
+   * another status the request did not cause. The circuit breaker's business, never the
+   * caller's failure budget (docs/decisions.md, "The failure budget charges the caller's failures only").
+   */
+  readonly outage: boolean;
 
-  constructor(message: string, options: { cause?: unknown; upstreamStatus?: number } = {}) {
+  constructor(message: string, options: { cause?: unknown; upstreamStatus?: number; outage?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = 'PredictorError';
     this.upstreamStatus = options.upstreamStatus;
+    this.outage = options.outage ?? false;
   }
 }

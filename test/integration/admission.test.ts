@@ -2,11 +2,13 @@
  * Admission control and Server-Timing through the whole service: requests held in flight
  * by an upstream that does not answer fill MAX_REQUESTS_IN_FLIGHT; the next request is
  * answered 503 with Retry-After while they are still held, before its API key is looked
- * up; a slot frees when a held client goes. Every wait is for an event.
+ * up; a slot frees when a held client goes. With an upstream, admission is bounded by its
+ * sockets, so no admitted request waits for a socket until its time bound runs out (the
+ * issue's 12 s bound / 8 s upstream, scaled to 3 s / 2 s). Every wait is for an event.
  */
 import { generateApiKey } from '../../src/domain/api-keys';
 import { bodyOf } from '../support/json';
-import { delay, hang, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { delay, FAKE_UPSTREAM_SPEED, hang, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { createAccount, PERSON, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -77,6 +79,34 @@ describe('admission control', () => {
     clients.forEach((client) => client.abort());
     await Promise.all(held);
     await until(async () => sampleValue(await metrics(), 'http_requests_in_flight') === 0, 30_000);
+  });
+});
+
+describe('admission within the upstream\'s sockets', () => {
+  test('when more snaps arrive at once than OPENAI_MAX_SOCKETS, with a 3 s bound and a 2 s upstream, then each is answered 201 or shed 503, never a 500 after it reached the upstream', async () => {
+    const sockets = 2;
+    const bounded = await startTestServer({
+      OPENAI_API_KEY: 'sk-admission-0123456789',
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_MODEL: 'gpt-admission-test',
+      OPENAI_MAX_RETRIES: '0',
+      ...FAKE_UPSTREAM_SPEED,
+      OPENAI_TIMEOUT_SECONDS: '3',
+      OPENAI_MAX_SOCKETS: String(sockets),
+    });
+    try {
+      fake.always(delay(2000, reply(UPSTREAM_PREDICTION)));
+      const funded = await createAccount(bounded, 20);
+      const responses = await Promise.all(Array.from({ length: 3 * sockets }, () => bounded.post('/api/v1/snap', PERSON, { 'x-api-key': funded.apiKey })));
+      const statuses = responses.map((response) => response.status);
+      await Promise.all(responses.map((response) => response.arrayBuffer()));
+      expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
+      expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+      // Every call the upstream received was answered and charged.
+      expect(statuses.filter((status) => status === 201)).toHaveLength(fake.requests.length);
+    } finally {
+      await bounded.close();
+    }
   });
 });
 

@@ -2,12 +2,14 @@
  * The failure budget through the whole service, with the real `openai` client against
  * the fake upstream: snaps whose answers are refused (a Visionary secondary profile) cost
  * at most the budget's worth of upstream calls per account; past it, calls are refused
- * with 429 and Retry-After before any upstream call; the count is shared by instances
- * through Redis, and held by the process alone without Redis.
+ * with 429 and Retry-After before any upstream call; an upstream outage (5xx, a
+ * timeout) counts nothing, so the account is served once the
+ * upstream is back; the count is shared by instances through Redis, and held by the
+ * process alone without Redis.
  */
 import { randomUUID } from 'node:crypto';
 import { bodyOf } from '../support/json';
-import { reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { hang, reply, startFakeOpenAi, status, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTcpProxy } from '../support/tcp-proxy';
@@ -66,6 +68,31 @@ describe('failure budget', () => {
     const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
     expect(sampleValue(text, 'failure_budget_refusals_total', { operation: 'createSnap' })).toBe(20);
     expect(sampleValue(text, 'failure_budget_failures_total', { operation: 'createSnap' })).toBe(10);
+  });
+
+  test('when the upstream is out (503s, then a timeout) for more calls than the budget, then no call is refused with 429 and the account is served once the upstream is back', async () => {
+    const server = await start({ FAILURE_BUDGET_CALLS: '2', OPENAI_TIMEOUT_SECONDS: '1', OPENAI_MIN_TOKENS_PER_SECOND: '100000', OPENAI_FIRST_TOKEN_SECONDS: '0', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
+    const account = await createAccount(server, 5);
+    fake.always(status(503));
+    expect((await snapStatuses(server, account.apiKey, 3)).map((r) => r.status)).toEqual([500, 500, 500]);
+    fake.always(hang());
+    expect((await snapStatuses(server, account.apiKey, 1)).map((r) => r.status)).toEqual([500]);
+    expect(fake.requests).toHaveLength(4);
+    const text = await (await fetch(`${server.adminUrl}/metrics`)).text();
+    expect(sampleValue(text, 'failure_budget_failures_total', { operation: 'createSnap' })).toBe(0);
+    expect(sampleValue(text, 'failure_budget_refusals_total', { operation: 'createSnap' })).toBe(0);
+
+    // Recovered: the account is served at once, with nothing held against it.
+    fake.always(reply(UPSTREAM_PREDICTION));
+    expect((await snapStatuses(server, account.apiKey, 1)).map((r) => r.status)).toEqual([201]);
+    expect(await balanceOf(server, account.accountId)).toBe(4);
+  });
+
+  test('when the upstream refuses the request as malformed (400), then that counts against the budget as the caller\'s failure', async () => {
+    const server = await start({ FAILURE_BUDGET_CALLS: '2', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
+    fake.always(status(400));
+    const account = await createAccount(server, 5);
+    expect((await snapStatuses(server, account.apiKey, 3)).map((r) => r.status)).toEqual([500, 500, 429]);
   });
 
   test('when refused, then the body is the contract 429 envelope and another account is not refused', async () => {

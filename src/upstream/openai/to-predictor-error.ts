@@ -22,19 +22,23 @@ export interface CallEnd {
   timeoutMs: number;
 }
 
+/** The statuses a request itself can cause (too large, malformed, unprocessable); any other is the upstream's. */
+const REQUEST_STATUSES = new Set([400, 413, 422]);
+
 export function toPredictorError(error: unknown, call: CallEnd): PredictorError {
   if (error instanceof PredictorError) return error;
-  if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`);
+  if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`, { outage: true });
   if (call.callerAborted) return new PredictorError('upstream call was aborted by the caller');
   if (isOversizedAnswer(error)) return new PredictorError('upstream response could not be read');
-  if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out');
+  if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out', { outage: true });
   if (error instanceof APIUserAbortError) return new PredictorError('upstream call was aborted');
   if (error instanceof APIConnectionError) {
-    return new PredictorError('upstream could not be reached', { cause: error.cause });
+    return new PredictorError('upstream could not be reached', { cause: error.cause, outage: true });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     return new PredictorError(`upstream answered HTTP ${error.status}${details(error)}`, {
       upstreamStatus: error.status,
+      outage: !REQUEST_STATUSES.has(error.status),
     });
   }
   return new PredictorError('upstream response could not be read');

@@ -234,11 +234,18 @@ describe('WEB_CONCURRENCY', () => {
 describe('loadConfig: admission and the failure budget', () => {
   test.each([
     ['the embedded predictor and the default pool', {}, 200],
-    ['an upstream with its default sockets', { OPENAI_API_KEY: 'sk-x' }, 456],
-    ['an upstream with 10 sockets and a pool of 4', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_SOCKETS: '10', DATABASE_POOL_MAX: '4' }, 90],
+    ['an upstream with its default sockets', { OPENAI_API_KEY: 'sk-x' }, 200],
+    ['an upstream with 10 sockets and a pool of 4', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_SOCKETS: '10', DATABASE_POOL_MAX: '4' }, 10],
     ['MAX_REQUESTS_IN_FLIGHT set', { OPENAI_API_KEY: 'sk-x', MAX_REQUESTS_IN_FLIGHT: '5' }, 5],
   ])('when configured with %s, then MAX_REQUESTS_IN_FLIGHT is %s', (_name, env, want) => {
     expect(loadConfig(env).maxRequestsInFlight).toBe(want);
+  });
+
+  test('when MAX_REQUESTS_IN_FLIGHT exceeds OPENAI_MAX_SOCKETS with an upstream, then startup refuses it naming both', () => {
+    const env = { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_SOCKETS: '256', MAX_REQUESTS_IN_FLIGHT: '456' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(/MAX_REQUESTS_IN_FLIGHT must be at most OPENAI_MAX_SOCKETS \(256\) with an upstream \(got 456\)/);
+    expect(loadConfig({ MAX_REQUESTS_IN_FLIGHT: '456' }).maxRequestsInFlight).toBe(456);
   });
 
   test('when nothing is set, then the failure budget is 10 failures in 600 s', () => {
