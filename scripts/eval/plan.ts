@@ -5,7 +5,7 @@
  * A subset keeps the first people of each half, taken round the four profile groups in turn.
  */
 import { PROFILE_NAMES } from '../../src/domain/profiles';
-import { PROFILE_GROUPS, type EvalSet, type Half, type LabelledPerson } from './eval-set';
+import { HALVES, PROFILE_GROUPS, type EvalSet, type Half, type LabelledPerson } from './eval-set';
 
 export type Purpose = 'description' | 'name-swap' | 'repeat' | 'no-evidence' | 'foreign';
 
@@ -68,4 +68,29 @@ export function planCalls(set: EvalSet, options: PlanOptions): PlannedCall[] {
     for (const note of inHalf(set.foreign, options.foreign)) calls.push({ half, purpose: 'foreign', itemId: note.id, description: 0, body: { name: note.name, notes: note.notes } });
   }
   return calls;
+}
+
+export function integerFromEnv<T extends number | undefined>(env: NodeJS.ProcessEnv, name: string, fallback: T, min: number, max: number): number | T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, not ${raw}`);
+  return value;
+}
+
+/** The plan `base` with what the EVAL_* variables change (run-eval.ts lists them). */
+export function planFromEnv(env: NodeJS.ProcessEnv, base: PlanOptions): PlanOptions {
+  const halves = (env.EVAL_HALVES ?? base.halves.join(',')).split(',').map((half) => half.trim());
+  for (const half of halves) if (!(HALVES as readonly string[]).includes(half)) throw new Error(`EVAL_HALVES: unknown half ${half} (dev, held-out)`);
+  const descriptions = integerFromEnv(env, 'EVAL_DESCRIPTIONS', base.descriptions, 1, 3);
+  if (descriptions !== 1 && descriptions !== 3) throw new Error('EVAL_DESCRIPTIONS must be 1 or 3');
+  return {
+    halves: halves as Half[],
+    people: integerFromEnv(env, 'EVAL_PEOPLE', base.people, 1, 1000),
+    descriptions,
+    names: integerFromEnv(env, 'EVAL_NAMES', base.names, 1, 6),
+    repeats: integerFromEnv(env, 'EVAL_REPEATS', base.repeats, 1, 3),
+    noEvidence: integerFromEnv(env, 'EVAL_NO_EVIDENCE', base.noEvidence, 0, 1000),
+    foreign: integerFromEnv(env, 'EVAL_FOREIGN', base.foreign, 0, 1000),
+  };
 }

@@ -16,39 +16,15 @@
  *   DATABASE_URL         a PostgreSQL to use instead of a throwaway PGlite folder
  */
 import { join } from 'node:path';
-import { HALVES, loadEvalSet, type Half } from './eval-set';
+import { loadEvalSet } from './eval-set';
 import { evaluate } from './evaluate';
-import { FULL_PLAN, type PlanOptions } from './plan';
+import { FULL_PLAN, integerFromEnv, planFromEnv } from './plan';
 import { startEvalService } from './service';
 
-function integer(name: string, fallback: number | undefined, min: number, max: number): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, not ${raw}`);
-  return value;
-}
-
-export function planFromEnv(): PlanOptions {
-  const halves = (process.env.EVAL_HALVES ?? HALVES.join(',')).split(',').map((half) => half.trim());
-  for (const half of halves) if (!(HALVES as readonly string[]).includes(half)) throw new Error(`EVAL_HALVES: unknown half ${half} (dev, held-out)`);
-  const descriptions = integer('EVAL_DESCRIPTIONS', FULL_PLAN.descriptions, 1, 3);
-  if (descriptions !== 1 && descriptions !== 3) throw new Error('EVAL_DESCRIPTIONS must be 1 or 3');
-  return {
-    halves: halves as Half[],
-    people: integer('EVAL_PEOPLE', undefined, 1, 1000),
-    descriptions,
-    names: integer('EVAL_NAMES', FULL_PLAN.names, 1, 6) as number,
-    repeats: integer('EVAL_REPEATS', FULL_PLAN.repeats, 1, 3) as number,
-    noEvidence: integer('EVAL_NO_EVIDENCE', undefined, 0, 1000),
-    foreign: integer('EVAL_FOREIGN', undefined, 0, 1000),
-  };
-}
-
 async function main(): Promise<number> {
-  const plan = planFromEnv();
+  const plan = planFromEnv(process.env, FULL_PLAN);
   const outDir = process.env.EVAL_OUT ?? join(__dirname, '../../../test-output/eval');
-  const callTimeoutMs = (integer('EVAL_CALL_TIMEOUT_SECONDS', 360, 1, 3600) as number) * 1000;
+  const callTimeoutMs = integerFromEnv(process.env, 'EVAL_CALL_TIMEOUT_SECONDS', 360, 1, 3600) * 1000;
   const set = loadEvalSet();
   const service = await startEvalService(outDir);
   try {
