@@ -87,7 +87,7 @@ eval: build
 	npx tsc -p scripts/eval/tsconfig.json
 ifeq ($(EVAL_MODEL),packaged)
 	scripts/ensure-python-tools.sh
-	LLM_PORT=$${LLM_PORT:-8091} LLM_LOG=test-output/eval/llama-server.log scripts/llm/with-local-llm.sh node dist/scripts/eval/run-eval.js
+	LLM_PORT=$${LLM_PORT:-8091} LLM_LOG=$${EVAL_OUT:-test-output/eval}/llama-server.log scripts/llm/with-local-llm.sh node dist/scripts/eval/run-eval.js
 else
 	node dist/scripts/eval/run-eval.js
 endif
