@@ -127,7 +127,7 @@ function upstreamPathSection(results: BenchResults): string[] {
 
 function realModelSection(results: BenchResults): string[] {
   const real = results.realModel;
-  const intro = '## The packaged real model\n\nllama.cpp with SmolLM2-135M (docs/local-llm.md), the service with the settings of a local CPU server; paid calls one after another.';
+  const intro = '## The packaged real model\n\nllama.cpp with SmolLM2-135M (docs/local-llm.md), the service with the settings of a local CPU server; paid calls one after another. CPU per call is over the calls\' whole time (seconds each), the service\'s background work (timers, polls) included.';
   if (real.skipped) return [intro, '', `Not run: ${real.skipped}.`];
   const ok = real.calls.filter((call) => call.status === 201).length;
   return [
@@ -202,7 +202,7 @@ export function renderReport(results: BenchResults): string {
     `- date: ${machine.date}`,
     `- machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory; 1-minute load average ${machine.loadAverageAtStart.toFixed(2)} at the start, ${results.loadAverageAtEnd.toFixed(2)} at the end`,
     `- Node.js ${machine.node}; service measured: ${settings.appRoot}, code ${machine.commit}`,
-    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, one process, PostgreSQL + Redis, LOG_LEVEL=warn, RATE_LIMIT_MAX=100000000`,
+    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, one process, PostgreSQL + Redis, LOG_LEVEL=warn, RATE_LIMIT_MAX and ACCOUNT_RATE_LIMIT_MAX=100000000`,
     `- PostgreSQL: fsync=${results.postgres.fsync}, synchronous_commit=${results.postgres.synchronousCommit} (${isDurable(results.postgres) ? 'durable, as production runs it' : '**not durable**'}); statements counted: ${results.statementsCounted ? 'yes (pg_stat_statements)' : 'no'}`,
     '',
     ...targetsSection(results),
