@@ -57,6 +57,22 @@ describe('OpenAiPredictor failures', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  test.each([
+    ['the server answers 503', status(503), true],
+    ['the server answers 429', status(429), true],
+    ['the server answers 401', status(401), true],
+    ['the server answers 400', status(400), false],
+    ['the server answers 422', status(422), false],
+    ['the model refuses', refuse("I can't help with that."), false],
+    ['the content is not JSON', replyRaw('Sure! The profile is Catalyst.'), false],
+  ])('when %s, then the PredictorError is an outage: %s (the failure budget counts only what is not)', async (_, behaviour, outage) => {
+    fake.always(behaviour);
+
+    const { error } = await failureOf(() => predictorFor(fake).predictSnap(aSubject(), CONTEXT));
+
+    expect(error).toMatchObject({ outage });
+  });
+
   test('when the server answers 429 and maxRetries is 1, then the SDK retries once and the call fails with 429', async () => {
     const tooMany = status(429, undefined, { headers: { 'retry-after-ms': '0' } });
     fake.script(tooMany, tooMany);
