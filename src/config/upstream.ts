@@ -31,7 +31,7 @@ export interface OpenAiConfig {
   primary: UpstreamEndpoint;
   fallback: UpstreamEndpoint | undefined;
   maxRetries: number;
-  /** Per operation; OPENAI_MAX_OUTPUT_TOKENS sets both. */
+  /** Per operation: OPENAI_MAX_OUTPUT_TOKENS_SNAP / _COMMS, else OPENAI_MAX_OUTPUT_TOKENS for both, else the defaults. */
   maxOutputTokens: OutputBounds;
   maxTokensParameter: MaxTokensParameter;
   /** Unset: the parameter is not sent (reasoning models refuse `temperature`). */
@@ -146,8 +146,13 @@ function isLoopback(hostname: string): boolean {
 
 function readBounds(read: EnvReader, env: Env): Omit<OpenAiConfig, 'primary' | 'fallback'> {
   const maxRetries = read.integer('OPENAI_MAX_RETRIES', 1, { min: 0, max: 10 });
-  const maxOutputTokensSet = read.optionalString('OPENAI_MAX_OUTPUT_TOKENS') === undefined ? undefined : read.integer('OPENAI_MAX_OUTPUT_TOKENS', 0, { min: 16, max: 1_000_000 });
-  const maxOutputTokens = maxOutputTokensSet === undefined ? { ...DEFAULT_MAX_OUTPUT_TOKENS } : { predictSnap: maxOutputTokensSet, analyseComms: maxOutputTokensSet };
+  const tokens = (name: string, fallback: number): number => read.integer(name, fallback, { min: 16, max: 1_000_000 });
+  const both = read.optionalString('OPENAI_MAX_OUTPUT_TOKENS') === undefined ? undefined : tokens('OPENAI_MAX_OUTPUT_TOKENS', 0);
+  // Per route: a comms answer the schema allows is several times a snap's (config/output-bounds.ts).
+  const maxOutputTokens = {
+    predictSnap: tokens('OPENAI_MAX_OUTPUT_TOKENS_SNAP', both ?? DEFAULT_MAX_OUTPUT_TOKENS.predictSnap),
+    analyseComms: tokens('OPENAI_MAX_OUTPUT_TOKENS_COMMS', both ?? DEFAULT_MAX_OUTPUT_TOKENS.analyseComms),
+  };
   return {
     maxRetries,
     maxOutputTokens,

@@ -112,6 +112,15 @@ describe('loadConfig', () => {
     expect([upstream?.wholeMs.analyseComms, upstream?.primary.analyseComms, upstream?.fallback?.analyseComms]).toEqual([200_000, { callMs: 100_000, attemptMs: 85_000 }, { callMs: 200_000, attemptMs: 85_000 }]);
   });
 
+  test.each([
+    ['nothing', {}, { predictSnap: 1000, analyseComms: 4000 }],
+    ['OPENAI_MAX_OUTPUT_TOKENS', { OPENAI_MAX_OUTPUT_TOKENS: '600' }, { predictSnap: 600, analyseComms: 600 }],
+    ['a bound per route', { OPENAI_MAX_OUTPUT_TOKENS: '600', OPENAI_MAX_OUTPUT_TOKENS_COMMS: '3000' }, { predictSnap: 600, analyseComms: 3000 }],
+    ['the snap route\'s bound only', { OPENAI_MAX_OUTPUT_TOKENS_SNAP: '400' }, { predictSnap: 400, analyseComms: 4000 }],
+  ])('when %s is set, then each route gets its own output bound', (_name, env, want) => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', ...env }).openai?.maxOutputTokens).toEqual(want);
+  });
+
   test('when the token bounds are lower or the stated speed higher, then the derived budgets shrink with them', () => {
     const { timeBudget } = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '500', OPENAI_MIN_TOKENS_PER_SECOND: '100', OPENAI_FIRST_TOKEN_SECONDS: '2', OPENAI_MAX_RETRIES: '0' });
     expect([timeBudget.upstream?.wholeMs.predictSnap, timeBudget.upstream?.primary.predictSnap]).toEqual([7000, { callMs: 7000, attemptMs: 7000 }]);
