@@ -191,8 +191,9 @@ export interface paths {
          * @description The Prometheus text exposition format (version 0.0.4): `http_requests_total{operation,status}`,
          *     `http_request_duration_seconds{operation}`, `upstream_request_duration_seconds{operation,outcome}`,
          *     `upstream_errors_total{operation}`, `upstream_calls_total{operation,upstream}`,
-         *     `upstream_tokens_total{operation,model,kind,upstream,outcome}` (outcome `success`, or
-         *     `failure`: an answer cut at the token bound, unusable or refused, paid all the same),
+         *     `upstream_tokens_total{operation,model,kind,upstream,outcome,source}` (outcome `success`, or
+         *     `failure`: paid all the same; source `reported` by the upstream's usage, or
+         *     `estimated` for a failed call without a usage report),
          *     `upstream_unreported_calls_total{operation,upstream,outcome}` (calls that ended
          *     without a usage report: aborted, timed out, connection lost, an HTTP error),
          *     `upstream_schema_mismatches_total{operation,upstream}`, `credits_charged_total{operation}`,
@@ -282,7 +283,7 @@ export interface components {
             completion: number;
             failed: components["schemas"]["FailedCallUsage"];
         };
-        /** @description The account's upstream calls that stored no result and so charged nothing (the upstream failed, the answer was cut at the token bound, unusable or refused, the client left, or the primary failed before the fallback answered): the operator paid for them all the same. `prompt` and `completion` are the tokens their `usage` reported; `unreportedCalls` counts those that ended without a usage report (aborted, timed out, connection lost, an HTTP error), whose tokens, if any were spent, no count shows. */
+        /** @description The account's upstream calls that stored no result and so charged nothing (the upstream failed, the answer was cut at the token bound, unusable or refused, the client left, or the primary failed before the fallback answered): the operator paid for them all the same. `prompt` and `completion` are the tokens their `usage` reported, plus an estimate for each call that ended without a usage report (aborted, timed out, connection lost, an HTTP error), which `unreportedCalls` counts: its prompt tokens at 4 characters a token of what was sent, once per attempt sent, and 0 completion tokens (the answer is not streamed, so nothing of it is known). `estimatedPrompt` is the estimated part of `prompt`. */
         FailedCallUsage: {
             /** @example 640 */
             prompt: number;
@@ -292,6 +293,8 @@ export interface components {
             calls: number;
             /** @example 1 */
             unreportedCalls: number;
+            /** @example 320 */
+            estimatedPrompt: number;
         };
         /**
          * Format: int32

@@ -9,8 +9,8 @@
  * statements deep. With an upstream, admission is also bounded by its sockets
  * (OPENAI_MAX_SOCKETS): a request holds one for its call's whole length, and an admitted
  * request that waited for a socket would spend its call's time bound in that queue and
- * fail after the upstream had received it (docs/decisions.md, "Admission is bounded by
- * the upstream's sockets"). A bound above the sockets is refused at start-up.
+ * fail after the upstream had received it (docs/decisions.md). A bound above the
+ * sockets is refused at start-up.
  */
 import { ConfigError } from './config-error';
 import type { EnvReader } from './env-reader';

@@ -1,4 +1,4 @@
-/** The failed-call usage of accounts (migration 008): one row per account, added to in one upsert. */
+/** The failed-call usage of accounts (migrations 008, 011): one row per account, added to in one upsert. */
 import type { Knex } from 'knex';
 import type { UpstreamSpend, UsageRepository } from '../domain/ports';
 
@@ -12,7 +12,8 @@ export class KnexUsageRepository implements UsageRepository {
       prompt_tokens: sum((spend) => spend.promptTokens ?? 0),
       completion_tokens: sum((spend) => spend.completionTokens ?? 0),
       calls: spends.length,
-      unreported_calls: sum((spend) => (spend.promptTokens === null && spend.completionTokens === null ? 1 : 0)),
+      unreported_calls: sum((spend) => (spend.estimated === true || (spend.promptTokens === null && spend.completionTokens === null) ? 1 : 0)),
+      estimated_prompt_tokens: sum((spend) => (spend.estimated === true ? (spend.promptTokens ?? 0) : 0)),
     };
     const added = (column: keyof typeof row) => this.db.raw('?? + excluded.??', [`failed_call_usage.${column}`, column]);
     await this.db('failed_call_usage')
@@ -23,6 +24,7 @@ export class KnexUsageRepository implements UsageRepository {
         completion_tokens: added('completion_tokens'),
         calls: added('calls'),
         unreported_calls: added('unreported_calls'),
+        estimated_prompt_tokens: added('estimated_prompt_tokens'),
       });
   }
 }

@@ -122,6 +122,11 @@ export interface UpstreamSpend {
   outcome: 'success' | 'failure';
   promptTokens: number | null;
   completionTokens: number | null;
+  /**
+   * The counts are the service's estimate, not the upstream's report: a failed call that
+   * ended without a usage report (upstream/openai/estimated-usage.ts).
+   */
+  estimated?: boolean;
 }
 
 export interface PredictContext {
@@ -280,14 +285,17 @@ export interface AccountSummary {
 
 /**
  * Upstream calls of an account that stored no result (failed, refused, or whose client
- * left), so charged nothing: the tokens their usage reported, and how many ended
- * without a usage report.
+ * left), so charged nothing: their tokens (reported, or estimated for a call without a
+ * usage report), how many ended without a usage report, and how many of the prompt
+ * tokens are estimates.
  */
 export interface FailedCallUsage {
   prompt: number;
   completion: number;
   calls: number;
   unreportedCalls: number;
+  /** Of `prompt`, the estimated part (upstream/openai/estimated-usage.ts). */
+  estimatedPrompt: number;
 }
 
 export interface UsageRepository {

@@ -9,7 +9,7 @@ export class PredictorError extends Error {
   /**
    * The upstream failed, not the request: a timeout, a connection error, a 5xx, 429 or
    * another status the request did not cause. The circuit breaker's business, never the
-   * caller's failure budget (docs/decisions.md, "The failure budget charges the caller's failures only").
+   * caller's failure budget (docs/decisions.md).
    */
   readonly outage: boolean;
 

@@ -53,12 +53,12 @@ export function instrumentPredictor(predictor: Predictor, metrics: Counted, heal
 
 function countSpend(metrics: Counted, spend: UpstreamSpend): void {
   const { operation, upstream, model, outcome } = spend;
-  if (spend.promptTokens === null && spend.completionTokens === null) {
+  if (spend.estimated === true || (spend.promptTokens === null && spend.completionTokens === null)) {
     metrics.upstreamUnreportedCalls.inc({ operation, upstream, outcome });
-    return;
   }
+  const source = spend.estimated === true ? 'estimated' : 'reported';
   for (const [kind, tokens] of [['prompt', spend.promptTokens], ['completion', spend.completionTokens]] as const) {
-    if (tokens !== null) metrics.upstreamTokens.inc({ operation, model, kind, upstream, outcome }, tokens);
+    if (tokens !== null) metrics.upstreamTokens.inc({ operation, model, kind, upstream, outcome, source }, tokens);
   }
 }
 

@@ -23,7 +23,7 @@ export interface Metrics {
   upstreamRequestDuration: Histogram<'operation' | 'outcome'>;
   upstreamErrors: Counter<'operation'>;
   upstreamCalls: Counter<'operation' | 'upstream'>;
-  upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome'>;
+  upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome' | 'source'>;
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
   predictionsRepaired: Counter<'rule'>;
@@ -161,13 +161,13 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     upstreamTokens: new Counter({
       name: 'upstream_tokens_total',
-      help: "Tokens of upstream calls as the upstream's usage reported them, by kind (prompt, completion) and outcome (success; failure: an answer that was unusable, cut at the token bound or refused, paid all the same).",
-      labelNames: ['operation', 'model', 'kind', 'upstream', 'outcome'] as const,
+      help: "Tokens of upstream calls, by kind (prompt, completion), outcome (success; failure: paid all the same) and source (reported: the upstream's usage; estimated: a failed call without a usage report, prompt at 4 characters a token per attempt sent, completion 0).",
+      labelNames: ['operation', 'model', 'kind', 'upstream', 'outcome', 'source'] as const,
       registers: [registry],
     }),
     upstreamUnreportedCalls: new Counter({
       name: 'upstream_unreported_calls_total',
-      help: 'Upstream calls that ended without a usage report (aborted, timed out, connection lost, an HTTP error, or a server that sends no usage), by outcome: their tokens, if any were spent, are in no other count.',
+      help: 'Upstream calls that ended without a usage report (aborted, timed out, connection lost, an HTTP error, or a server that sends no usage), by outcome: a failed one is counted in upstream_tokens_total{source="estimated"}.',
       labelNames: ['operation', 'upstream', 'outcome'] as const,
       registers: [registry],
     }),

@@ -5,13 +5,13 @@
  * counted in /metrics; the per-attempt timeout that lets a slow attempt be retried.
  */
 import { bodyOf } from '../support/json';
-import { delay, reply, startFakeOpenAi, stall, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { delay, hang, reply, startFakeOpenAi, stall, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const MODEL = 'gpt-economy-test';
-const NO_FAILED_CALLS = { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0 };
+const NO_FAILED_CALLS = { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0, estimatedPrompt: 0 };
 let fake: FakeOpenAi;
 let server: TestServer;
 
@@ -125,13 +125,44 @@ describe('usage', () => {
     expect((await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`)).tokens).toEqual({ prompt: 0, completion: 0, failed: NO_FAILED_CALLS });
   });
 
+  test('when a call times out without a usage report (two attempts sent), then its prompt tokens are estimated per attempt from what was sent, marked estimated in /metrics and the account view', async () => {
+    const timing = await startTestServer({
+      OPENAI_API_KEY: 'sk-economy-0123456789',
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_MODEL: MODEL,
+      ...FAKE_UPSTREAM_SPEED,
+      OPENAI_MAX_RETRIES: '1',
+      OPENAI_ATTEMPT_TIMEOUT_SECONDS: '0.5',
+      OPENAI_TIMEOUT_SECONDS: '30',
+    });
+    try {
+      fake.always(hang());
+      const before = await metricsOf(timing);
+      const account = await createAccount(timing, 1);
+      expect((await snap(timing, account.apiKey)).response.status).toBe(500);
+      expect(fake.requests).toHaveLength(2);
+      const perAttempt = Math.ceil((fake.requests[0]?.chat?.messages ?? []).reduce((total, message) => total + message.content.length, 0) / 4);
+      expect(perAttempt).toBeGreaterThan(100);
+      const view = await timing.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
+      expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt } });
+      const after = await metricsOf(timing);
+      const added = (kind: string, source: string) => {
+        const labels = { operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'failure', source };
+        return sampleValue(after, 'upstream_tokens_total', labels) - sampleValue(before, 'upstream_tokens_total', labels);
+      };
+      expect([added('prompt', 'estimated'), added('completion', 'estimated'), added('prompt', 'reported')]).toEqual([2 * perAttempt, 0, 0]);
+    } finally {
+      await timing.close();
+    }
+  });
+
   test('when an answer is cut at the token bound, then the 500 charges nothing and its tokens are counted as failed, in /metrics and in the account view', async () => {
     const before = await metricsOf(server);
     fake.script(reply(PREDICTION, { finishReason: 'length', usage: { prompt_tokens: 640, completion_tokens: 1000, total_tokens: 1640 } }));
     const account = await createAccount(server, 1);
     expect((await snap(server, account.apiKey)).response.status).toBe(500);
     const view = await server.admin<{ credits: number; tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    expect(view).toMatchObject({ credits: 1, tokens: { prompt: 0, completion: 0, failed: { prompt: 640, completion: 1000, calls: 1, unreportedCalls: 0 } } });
+    expect(view).toMatchObject({ credits: 1, tokens: { prompt: 0, completion: 0, failed: { prompt: 640, completion: 1000, calls: 1, unreportedCalls: 0, estimatedPrompt: 0 } } });
     const after = await metricsOf(server);
     const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'failure' });
     expect(sampleValue(after, 'upstream_tokens_total', labels('prompt')) - sampleValue(before, 'upstream_tokens_total', labels('prompt'))).toBe(640);

@@ -13,6 +13,7 @@ import * as chargeOwners from './007-charge-owners';
 import * as failedCallUsage from './008-failed-call-usage';
 import * as deactivatedKeysIndex from './009-deactivated-keys-index';
 import * as accountRateLimit from './010-account-rate-limit';
+import * as estimatedUsage from './011-estimated-usage';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008-failed-call-usage': failedCallUsage,
   '009-deactivated-keys-index': deactivatedKeysIndex,
   '010-account-rate-limit': accountRateLimit,
+  '011-estimated-usage': estimatedUsage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -27,6 +27,7 @@ import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from '../../config/outpu
 import type { UpstreamBudget } from '../../config/time-budget';
 import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
+import { estimatedUsage, type EstimatedUsage } from './estimated-usage';
 import { readCompletionJson, readUsage } from './read-completion';
 import type { JsonObject } from './read-json-values';
 import { decideRetry } from './retry-policy';
@@ -140,14 +141,17 @@ export class OpenAiPredictor implements Predictor {
     const deadline = new CallDeadline(this.budgets[completion.operation].callMs, context.signal);
     // The response, once there is one: a failed call's usage is counted too (every token counted).
     let response: unknown;
+    const sent = { attempts: 0 };
     try {
-      response = await this.withRetries(completion, deadline);
+      response = await this.withRetries(completion, deadline, sent);
       const json = readCompletionJson(response);
       const usage = readUsage(response);
       this.spent(completion.operation, 'success', usage, context);
       return { json, usage, matchedSchema: matchesSchema(json, completion.schema) };
     } catch (error) {
-      this.spent(completion.operation, 'failure', readUsage(response), context);
+      const reported = readUsage(response);
+      const unreported = reported.promptTokens === null && reported.completionTokens === null;
+      this.spent(completion.operation, 'failure', unreported && sent.attempts > 0 ? estimatedUsage(this.body(completion).messages as { content: string }[], sent.attempts) : reported, context);
       throw toPredictorError(error, deadline);
     } finally {
       deadline.end();
@@ -155,12 +159,12 @@ export class OpenAiPredictor implements Predictor {
   }
 
   /** One attempt, then more while retry-policy.ts finds them worth making. */
-  private async withRetries(completion: Completion, deadline: CallDeadline): Promise<unknown> {
+  private async withRetries(completion: Completion, deadline: CallDeadline, sent: { attempts: number }): Promise<unknown> {
     const { maxRetries, hasFallback = false, random } = this.options;
     for (let attempts = 1; ; attempts += 1) {
       const started = Date.now();
       try {
-        return await this.attempt(completion, deadline);
+        return await this.attempt(completion, deadline, sent);
       } catch (error) {
         if (deadline.signal.aborted) throw error;
         const decision = decideRetry({
@@ -178,10 +182,13 @@ export class OpenAiPredictor implements Predictor {
     }
   }
 
-  private attempt(completion: Completion, deadline: CallDeadline): Promise<unknown> {
+  private attempt(completion: Completion, deadline: CallDeadline, sent: { attempts: number }): Promise<unknown> {
     const { operation } = completion;
     const queuedAt = Date.now();
-    const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptMs, () => this.options.onSent?.(operation, Date.now() - queuedAt));
+    const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptMs, () => {
+      sent.attempts += 1;
+      this.options.onSent?.(operation, Date.now() - queuedAt);
+    });
     this.options.onAttempt?.(operation);
     const { signal } = deadline;
     // The SDK's own timer is only a backstop: the attempt's bound is the dispatcher's, from when it is sent.
@@ -193,7 +200,7 @@ export class OpenAiPredictor implements Predictor {
     return abortable(request, signal);
   }
 
-  private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: Answer['usage'], context: PredictContext): void {
+  private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: Answer['usage'] | EstimatedUsage, context: PredictContext): void {
     context.onSpend?.({ operation, upstream: this.options.upstream, model: this.options.model, outcome, ...usage });
   }
 

@@ -40,6 +40,7 @@ describe('instrumentPredictor', () => {
     const spends: UpstreamSpend[] = [
       { operation: 'predictSnap', upstream: 'primary', model: 'm', outcome: 'failure', promptTokens: 600, completionTokens: 40 },
       { operation: 'predictSnap', upstream: 'primary', model: 'm', outcome: 'failure', promptTokens: null, completionTokens: null },
+      { operation: 'predictSnap', upstream: 'primary', model: 'm', outcome: 'failure', promptTokens: 300, completionTokens: 0, estimated: true },
       { operation: 'predictSnap', upstream: 'fallback', model: 'm', outcome: 'success', promptTokens: 610, completionTokens: 90 },
     ];
     const inner: Predictor = {
@@ -52,10 +53,11 @@ describe('instrumentPredictor', () => {
     const heard: UpstreamSpend[] = [];
     await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r', onSpend: (spend) => heard.push(spend) });
     expect(heard).toEqual(spends);
-    const tokens = (kind: string, upstream: string, outcome: string) => sample(metrics, 'upstream_tokens_total', { operation: 'predictSnap', model: 'm', kind, upstream, outcome });
+    const tokens = (kind: string, upstream: string, outcome: string, source = 'reported') => sample(metrics, 'upstream_tokens_total', { operation: 'predictSnap', model: 'm', kind, upstream, outcome, source });
     expect([await tokens('prompt', 'primary', 'failure'), await tokens('completion', 'primary', 'failure')]).toEqual([600, 40]);
     expect([await tokens('prompt', 'fallback', 'success'), await tokens('completion', 'fallback', 'success')]).toEqual([610, 90]);
-    expect(await sample(metrics, 'upstream_unreported_calls_total', { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' })).toBe(1);
+    expect([await tokens('prompt', 'primary', 'failure', 'estimated'), await tokens('completion', 'primary', 'failure', 'estimated')]).toEqual([300, 0]);
+    expect(await sample(metrics, 'upstream_unreported_calls_total', { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' })).toBe(2);
   });
 
   test('when a snap answer breaks the taxonomy, then each rule it needs is counted and the answer passes on as given (the domain repairs it)', async () => {
