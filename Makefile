@@ -75,7 +75,10 @@ gen-check: install
 unit: install
 	npx jest --selectProjects unit
 
+# Jaeger (the real OTLP receiver of test/integration/tracing.test.ts) is built once from the Go
+# module proxy first, so that its build is not counted against a test's time.
 integration: build
+	scripts/tracing/jaeger.sh >/dev/null
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
 
 # The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis

@@ -5,11 +5,15 @@
  * keeps the label set as small as the spec whatever paths clients send. A request whose
  * client left before the response is counted with status 499. With the request's timing
  * (Server-Timing), also the service's own time: total minus upstream. With tracing on,
- * the same match names the request's server span by its route template (`http.route`),
- * refused requests included, which Express's own instrumentation sees only once a route runs.
+ * the same match gives the request's server span its route template (`http.route`), refused
+ * requests included: the template is set, as the response starts, where OpenTelemetry's HTTP
+ * instrumentation reads a framework's route (its RPC metadata), after Express's own layers
+ * (whose mount path, `/api/v1`, is all a request refused before its route ever gets).
  */
-import { trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import type { RequestHandler } from 'express';
+import onHeaders from 'on-headers';
 import type { Metrics } from '../metrics/registry';
 import { endedStatus } from './response-status';
 import { listOperations, type SpecOperation } from './openapi/operations';
@@ -21,7 +25,8 @@ export function requestMetrics(specPath: string, metrics: Pick<Metrics, 'httpReq
     const end = metrics.httpRequestDuration.startTimer();
     const matched = find(req.method, req.originalUrl.split('?')[0] ?? '');
     const operation = matched?.operationId ?? 'unknown';
-    if (matched) trace.getActiveSpan()?.setAttribute('http.route', matched.path).updateName(`${req.method} ${matched.path}`);
+    const rpc = getRPCMetadata(context.active());
+    if (matched && rpc?.type === RPCType.HTTP) onHeaders(res, () => (rpc.route = matched.path));
     res.once('close', () => {
       end({ operation });
       metrics.httpRequests.inc({ operation, status: String(endedStatus(res)) });

@@ -48,6 +48,7 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
       OPENAI_BASE_URL: fake.baseURL,
       OPENAI_MAX_RETRIES: '0',
       ...FAKE_UPSTREAM_SPEED,
+      OPENAI_TIMEOUT_SECONDS: '60',
       OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
       OTEL_SERVICE_NAME: SERVICE,
       OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -157,7 +158,7 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
   test('when the calls are traced, then the GenAI metrics count their tokens and durations', async () => {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).toMatch(/gen_ai_client_token_usage.*_sum\{[^}]*gen_ai_token_type="input"[^}]*\} 812/);
-    expect(text).toMatch(/gen_ai_client_operation_duration_seconds_count\{[^}]*error_type="500"[^}]*\} 1/);
+    expect(text).toMatch(/gen_ai_client_operation_duration_count\{[^}]*error_type="500"[^}]*\} 1/);
   });
 
   test('when every span of the service is read, then none holds the personal texts sent', async () => {
