@@ -14,7 +14,7 @@ help:
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
 	@echo "make image - the container image (buildah, no daemon) as an OCI archive and its SBOM in dist/image/ (docs/deploy.md)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
-	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes test-output/bench/results.md"
+	@echo "make bench - the production-path targets on a durable PostgreSQL (about 7 minutes); writes test-output/bench/results.md"
 	@echo "make lint | typecheck | gen | gen-check | unit | integration | image-test | deploy-check | build | clean"
 
 install: $(NPM_STAMP)
@@ -111,7 +111,7 @@ docs: install
 	npm run docs --silent
 
 # Not part of `make test` (minutes of load); test/integration/bench-harness.test.ts runs its --quick mode.
-# BENCH_ARGS: --quick, --cpu-prof (profile the one-process service), --keep (keep the logs), --out FILE.
+# BENCH_ARGS: --quick, --app DIR (measure another checkout's build), --no-real-model, --keep (keep the logs), --out FILE.
 # PostgreSQL runs durable (fsync, synchronous_commit on), as production would; the tests keep fsync off.
 bench: build
 	npx tsc -p scripts/bench/tsconfig.json
