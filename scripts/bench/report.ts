@@ -127,7 +127,7 @@ function upstreamPathSection(results: BenchResults): string[] {
 
 function realModelSection(results: BenchResults): string[] {
   const real = results.realModel;
-  const intro = '## The packaged real model\n\nllama.cpp with SmolLM2-135M (docs/local-llm.md), the service with the settings of a local CPU server; paid calls one after another.';
+  const intro = '## The packaged real model\n\nllama.cpp with SmolLM2-135M (docs/local-llm.md), the service with the settings of a local CPU server; paid calls one after another. CPU per call is over the calls\' whole time (seconds each), the service\'s background work (timers, polls) included.';
   if (real.skipped) return [intro, '', `Not run: ${real.skipped}.`];
   const ok = real.calls.filter((call) => call.status === 201).length;
   return [

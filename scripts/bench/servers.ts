@@ -29,7 +29,7 @@ export interface RunningService extends Server {
   adminToken: string;
 }
 
-/** What every run of the service gets: production mode, loopback, quiet logs, a rate limit that never bites. */
+/** What every run of the service gets: production mode, loopback, quiet logs, rate limits (per IP, per account) that never bite. */
 export function serviceEnv(overrides: Record<string, string>): Record<string, string> {
   return {
     NODE_ENV: 'production',
