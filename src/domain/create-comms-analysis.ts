@@ -29,6 +29,8 @@ import type {
   UsageRepository,
 } from './ports';
 import { recordingFailedSpend } from './failed-spend';
+import { assertAdvisable, heldToSense } from './comms-sense';
+import { namedAnalysis } from './subject-name';
 
 export interface CreateCommsDeps {
   credits: CreditsRepository;
@@ -80,12 +82,14 @@ async function createCommsOnce(
 ): Promise<CommsResult> {
   const snap = await deps.snaps.findOwned(caller.accountId, input.snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
+  assertAdvisable(snap);
   return withCreditHeld(deps.credits, caller.accountId, 'createCommsAnalysis', (hold) =>
     recordingFailedSpend(deps.usage, caller.accountId, async (onSpend) => {
       const { result, provenance } = await countingFailures(deps.failureBudget, caller.accountId, 'createCommsAnalysis', async () => {
         const analysed = await analyse(deps.predictor, requestFor(snap, input), { ...context, onSpend });
+        const result = heldToSense(namedAnalysis(analysed.result, snap.subject.name), input.draft);
         assertClientWaiting(context, MESSAGES.commsGenerationFailed);
-        return analysed;
+        return { ...analysed, result };
       });
       // The analysis is of the stored snap's profile, whatever profile the model named (contract: CommsResponse).
       const analysis: CommsAnalysis = { ...result, profile: snap.prediction.profile, primary_code: snap.prediction.primary_code };
@@ -98,7 +102,6 @@ async function createCommsOnce(
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   return {
-    subjectName: snap.subject.name,
     profile: snap.prediction.profile,
     primaryCode: snap.prediction.primary_code,
     secondaryProfile: snap.prediction.secondary_profile,

@@ -12,6 +12,7 @@ import { assertWithinFailureBudget, countingFailures } from './failure-budget';
 import { idempotently, type Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import type {
+  AnonymousSubject,
   Caller,
   ClaimedKey,
   CreditHold,
@@ -28,6 +29,7 @@ import type {
   UsageRepository,
 } from './ports';
 import { recordingFailedSpend } from './failed-spend';
+import { namedPrediction, withoutName } from './subject-name';
 import { heldToTaxonomy } from './taxonomy';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
@@ -80,8 +82,8 @@ async function createSnapOnce(
   claim: ClaimedKey | undefined,
 ): Promise<SnapResult> {
   const { snapResponse, prediction, provenance } = await countingFailures(deps.failureBudget, hold.accountId, 'createSnap', async () => {
-    const { result, provenance } = await predict(deps.predictor, subject, context);
-    const { prediction } = heldToTaxonomy(result);
+    const { result, provenance } = await predict(deps.predictor, withoutName(subject), context);
+    const { prediction } = heldToTaxonomy(namedPrediction(result, subject.name));
     const response = responseOf(subject, prediction);
     assertClientWaiting(context, MESSAGES.snapGenerationFailed);
     return { snapResponse: response, prediction, provenance };
@@ -106,7 +108,7 @@ async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: n
   return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
 }
 
-async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
+async function predict(predictor: Predictor, subject: AnonymousSubject, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
   try {
     return await predictor.predictSnap(subject, { requestId, signal, timing, onSpend });
   } catch (cause) {

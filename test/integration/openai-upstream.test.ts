@@ -50,7 +50,7 @@ describe('OpenAI upstream: createSnap', () => {
     expect(response.status).toBe(201);
     expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...PREDICTION });
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
-    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v2' });
+    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v3' });
     expect(await balanceOf(server, account.accountId)).toBe(2);
 
     const [sent] = fake.requests;
