@@ -29,7 +29,7 @@ export function toWords(text: string): string[] {
 }
 
 /** Words that negate the term right after them (apostrophes already dropped: "dont"). */
-const NEGATIONS: ReadonlySet<string> = new Set([
+export const NEGATIONS: ReadonlySet<string> = new Set([
   'no', 'not', 'never', 'nothing', 'without', 'hardly', 'barely', 'nor',
   'dont', 'doesnt', 'didnt', 'isnt', 'wasnt', 'arent', 'cant', 'cannot', 'wont', 'hasnt', 'havent',
 ]);
