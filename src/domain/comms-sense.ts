@@ -1,6 +1,6 @@
 /**
- * A communication analysis held to sense (openapi/openapi.yaml, CommsResponse; docs/decisions.md,
- * "Comms answers held to sense"): whatever a model wrote, what is stored, charged and
+ * A communication analysis held to sense (openapi/openapi.yaml, CommsResponse;
+ * docs/decisions.md): whatever a model wrote, what is stored, charged and
  * returned obeys these rules, applied in this order:
  * - advice that is both a `do` and a `dont` item (case, spacing and end punctuation aside)
  *   says nothing: it is dropped from both lists;

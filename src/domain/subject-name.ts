@@ -1,5 +1,5 @@
 /**
- * Predictions are name-blind (docs/decisions.md, "Name-blind predictions"): a name is no
+ * Predictions are name-blind (docs/decisions.md): a name is no
  * evidence about behaviour, only a proxy for gender and origin, so no predictor is ever
  * given it. A predictor gets the subject without its name and writes its texts about
  * SUBJECT_REFERENCE; the use case puts the name in afterwards, so the texts stored and

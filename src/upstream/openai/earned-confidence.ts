@@ -1,6 +1,6 @@
 /**
  * The confidence of a model's prediction, earned rather than taken from the model's word
- * (docs/decisions.md, "Confidence the service can check"). Small models call nearly
+ * (docs/decisions.md). Small models call nearly
  * every answer High, junk included. The service checks the answer against the evidence
  * it can read itself: the embedded predictor's lexicon on the same description.
  * - The lexicon finds no evidence (or the notes are in a language it does not read), or
