@@ -118,7 +118,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
     description: 'Builds and keeps relationships: sociable, well networked and knows who should meet whom.',
     terms: [
       'network*', 'people person', 'event', 'events', 'socialis*', 'socializ*',
-      'social butterfl*', 'relationship*', 'introduc*', 'communit*', 'connect*', 'friend*',
+      'social butterfl*', 'relationship*', 'introduc*', 'communit*', 'connect*', 'friendly', 'friendship*', 'makes friends',
       'outgoing', 'extrovert*', 'meetup*', 'mingl*', 'recruit*', 'knows everyone',
       'everyone knows', 'gregarious', 'sociab*', 'chatty', 'talkative', 'hosting',
       'in touch', 'link* up', 'links', 'knows all', 'knows every', 'hub', 'bridg*', 'pairs', 'never met',
