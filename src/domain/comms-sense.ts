@@ -4,7 +4,8 @@
  * returned obeys these rules, applied in this order:
  * - advice that is both a `do` and a `dont` item (case, spacing and end punctuation aside)
  *   says nothing: it is dropped from both lists;
- * - a draft issue whose excerpt is not, character for character, in the draft is dropped;
+ * - a draft issue whose excerpt is not, character for character, in the draft is dropped
+ *   (an excerpt cut to its length limit, ending in "…", is judged by what was kept);
  * - a draft issue whose suggestion, or an example quoted in it, only repeats the excerpt is dropped;
  * - an answer left without its substance (a summary of at least three words, one `do`
  *   and one `dont` item, and with a draft a review with a fit score) is a failed
@@ -15,6 +16,9 @@
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
 import type { CommsAnalysis, DraftAnalysis, DraftIssue, StoredSnap } from './ports';
+
+/** How a text cut to its limit ends (src/upstream/bounded-output.ts). */
+const CUT = '…';
 
 /** Fewer words than this is no summary ("2022-01-01", "N/A"). */
 const MIN_SUMMARY_WORDS = 3;
@@ -44,7 +48,7 @@ function sensibleIssues(analysis: DraftAnalysis, draft: string): DraftIssue[] {
   return analysis.issues.filter(
     ({ excerpt, suggestion }) =>
       excerpt.trim() !== '' &&
-      draft.includes(excerpt) &&
+      draft.includes(excerpt.endsWith(CUT) ? excerpt.slice(0, -CUT.length) : excerpt) &&
       ![suggestion, ...quotedIn(suggestion)].some((example) => comparable(example) === comparable(excerpt)),
   );
 }

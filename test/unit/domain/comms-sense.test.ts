@@ -55,6 +55,15 @@ describe('heldToSense', () => {
     expect(held.draft_analysis?.issues).toEqual([issues[0], issues[6]]);
   });
 
+  test('when an excerpt was cut to its length limit, then what was kept is judged', () => {
+    const issues = [
+      { excerpt: 'Hi Ada, I think maybe…', suggestion: 'Shorter.' },
+      { excerpt: 'Hi Ada, I do not…', suggestion: 'Not the draft.' },
+    ];
+
+    expect(heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT).draft_analysis?.issues).toEqual([issues[0]]);
+  });
+
   test.each<[string, Partial<CommsAnalysis>, string | undefined]>([
     ['the summary is null', { summary: null }, undefined],
     ['the summary is a date', { summary: '2022-01-01' }, undefined],
