@@ -6,7 +6,8 @@
  *   says nothing: it is dropped from both lists;
  * - a draft issue whose excerpt is not, character for character, in the draft is dropped
  *   (an excerpt cut to its length limit, ending in "…", is judged by what was kept);
- * - a draft issue whose suggestion, or an example quoted in it, only repeats the excerpt is dropped;
+ * - a draft issue whose suggestion, or an example quoted in it (not the words it says to
+ *   drop), only repeats the excerpt is dropped;
  * - an answer left without its substance (a summary of at least three words, one `do`
  *   and one `dont` item, and with a draft a review with a fit score) is a failed
  *   analysis: the contract's comms 500, nothing stored or charged.
@@ -65,9 +66,11 @@ function hasDraft(draft: string | undefined): boolean {
   return draft !== undefined && draft.trim() !== '';
 }
 
-/** The texts between straight or curly double quotes. */
+/** The examples a suggestion quotes: text between double quotes, but not what it says to drop ('Drop "maybe"'). */
 function quotedIn(text: string): string[] {
-  return [...text.matchAll(/["“]([^"“”]+)["”]/gu)].map((match) => match[1] ?? '');
+  return [...text.matchAll(/["“]([^"“”]+)["”]/gu)]
+    .filter((match) => !/\b(?:drop|remove|delete|cut|replace|avoid|instead of)\s*$/iu.test(text.slice(0, match.index)))
+    .map((match) => match[1] ?? '');
 }
 
 /** A text as compared: lower case, one space between words ("Done!" and "done." differ: a suggestion may change only that). */

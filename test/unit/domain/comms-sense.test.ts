@@ -48,11 +48,12 @@ describe('heldToSense', () => {
       { excerpt: 'Let me know.', suggestion: 'Let me know.' },
       { excerpt: 'Let me know.', suggestion: 'Say it plainly, e.g. "Let me  know."' },
       { excerpt: 'Let me know.', suggestion: 'Use a full stop, e.g. “Let me know!”' },
+      { excerpt: 'Let me know.', suggestion: 'Drop "Let me know." and ask for a date.' },
     ];
 
     const held = heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT);
 
-    expect(held.draft_analysis?.issues).toEqual([issues[0], issues[6]]);
+    expect(held.draft_analysis?.issues).toEqual([issues[0], issues[6], issues[7]]);
   });
 
   test('when an excerpt was cut to its length limit, then what was kept is judged', () => {
