@@ -35,8 +35,9 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
     input: subject,
     context,
     failureMessage: MESSAGES.snapGenerationFailed,
+    // The subject is the request itself: nothing to read before the hold.
     load: async () => subject,
-    predict: (predictor, _subject, predictContext) => predictor.predictSnap(withoutName(subject), predictContext),
+    predict: (predictor, person, predictContext) => predictor.predictSnap(withoutName(person), predictContext),
     judge: ({ result, provenance }) => {
       const { prediction } = heldToTaxonomy(namedPrediction(result, subject.name));
       return { prediction, provenance, snapResponse: responseOf(subject, prediction) };
