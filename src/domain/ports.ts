@@ -150,6 +150,8 @@ export interface Predictor {
 export interface Caller {
   accountId: number;
   keyId: number;
+  /** The account's own per-account rate limit (requests per window); null or absent: the service's default. */
+  rateLimit?: number | null;
 }
 
 export interface StoredSnap {
@@ -307,5 +309,9 @@ export interface AccountRepository {
   addCredits(accountId: number, amount: number): Promise<number | null>;
   addKey(accountId: number, keyHash: string, keyPrefix: string): Promise<number | null>;
   deactivateKey(keyId: number): Promise<boolean>;
+  /** The account's own per-account rate limit (null: the default), or undefined when there is no such account. */
+  rateLimitOf(accountId: number): Promise<number | null | undefined>;
+  /** Sets it (null: back to the default); false when there is no such account. */
+  setRateLimit(accountId: number, limit: number | null): Promise<boolean>;
   count(): Promise<number>;
 }
