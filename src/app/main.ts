@@ -6,10 +6,13 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from '../config/config';
 import { prepareStorageInBackground } from '../data/storage-in-background';
 import { createLogger } from '../support/logger';
+import { startTracing } from './tracing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Before the server's modules load: the instrumentations must see express and pg required.
+  const tracing = config.tracing && startTracing(config.tracing);
   // A lone process migrates PostgreSQL, or copies the embedded template, on a worker
   // thread while the rest of the code loads: only what that needs is imported above.
   const storage = config.webConcurrency === 1 ? prepareStorageInBackground(config) : undefined;
@@ -43,7 +46,10 @@ async function main(): Promise<void> {
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     server.close().then(
-      () => process.exit(0),
+      async () => {
+        await tracing?.shutdown().catch(() => undefined); // the last spans, flushed
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

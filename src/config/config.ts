@@ -7,6 +7,7 @@ import { readMaxRequestsInFlight } from './admission';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
+import { readTracing, type TracingConfig } from './tracing';
 import { ConfigError } from './config-error';
 import { EnvReader, type Env } from './env-reader';
 
@@ -14,6 +15,7 @@ export { ConfigError } from './config-error';
 export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
 export type { Env } from './env-reader';
 export type { FailureBudgetConfig } from './failure-budget';
+export type { TracingConfig } from './tracing';
 export type { PerRoute, TimeBudget, UpstreamBudget, UpstreamTimes } from './time-budget';
 
 export interface Config {
@@ -61,6 +63,8 @@ export interface Config {
   maxRequestsInFlight: number;
   /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
   failureBudget: FailureBudgetConfig;
+  /** OpenTelemetry traces; unset: off (no OTEL_* exporter or endpoint named). */
+  tracing: TracingConfig | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -94,6 +98,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
     failureBudget: readFailureBudget(read),
+    tracing: readTracing(read),
     timeBudget: readTimeBudget(read, openai && { maxOutputTokens: openai.maxOutputTokens, maxRetries: openai.maxRetries, hasFallback: openai.fallback !== undefined }),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
