@@ -175,7 +175,9 @@ describe('usage', () => {
     const account = await createAccount(server, 1);
     expect((await snap(server, account.apiKey)).response.status).toBe(500);
     const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 0, completion: 0, calls: 1, unreportedCalls: 1 } });
+    // Both attempts were sent: each one's prompt is estimated at 4 characters a token of what was sent.
+    const perAttempt = Math.ceil((fake.requests[0]?.chat?.messages ?? []).reduce((total, message) => total + message.content.length, 0) / 4);
+    expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt } });
     const unreported = { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' };
     expect(sampleValue(await metricsOf(server), 'upstream_unreported_calls_total', unreported) - sampleValue(before, 'upstream_unreported_calls_total', unreported)).toBe(1);
   });
