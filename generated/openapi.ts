@@ -309,7 +309,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The bare 401 body, produced before the response envelope applies. */
+        /**
+         * @description The bare 401 body, produced before the response envelope applies: exactly `message`,
+         *     `error` and `statusCode`, never `success` or `timestamp`. The one closed response
+         *     object: its three fields are the whole of a fixed answer that clients match as it
+         *     is, so no field is ever added to it (every other response object is open to
+         *     additive change).
+         */
         UnauthorizedBody: {
             /** @constant */
             message: "Invalid or inactive api key";
@@ -320,8 +326,6 @@ export interface components {
              * @constant
              */
             statusCode: 401;
-        } & {
-            [key: string]: unknown;
         };
     };
     responses: {

@@ -1,7 +1,7 @@
 /**
  * The built service (`node dist/src/app/main.js`) as a child process for `make eval`, on
- * loopback: a throwaway PGlite folder unless DATABASE_URL names a PostgreSQL, an in-memory
- * rate limit that never bites, the failure budget off, and whatever OPENAI_* or
+ * loopback: a throwaway PGlite folder unless DATABASE_URL names a PostgreSQL, rate limits
+ * (per client and per account) that never bite, the failure budget off, and whatever OPENAI_* or
  * AZURE_OPENAI_* variables the caller set (none: the embedded predictor).
  */
 import { randomBytes } from 'node:crypto';
@@ -48,6 +48,7 @@ export async function startEvalService(outDir: string, env: NodeJS.ProcessEnv = 
       ADMIN_TOKEN: adminToken,
       ...(dataDir ? { DATA_DIR: dataDir } : { DATABASE_URL: env.DATABASE_URL as string }),
       RATE_LIMIT_MAX: '1000000000',
+      ACCOUNT_RATE_LIMIT_MAX: '1000000000',
       FAILURE_BUDGET_CALLS: '0',
       LOG_LEVEL: 'warn',
       ...upstream,
