@@ -1,6 +1,6 @@
 /**
  * An account's usage over time (openapi/admin.yaml, `getAccountUsage`): per hour or per
- * day, from the credit ledger (docs/decisions.md, "Usage over time from the ledger").
+ * day, from the credit ledger (docs/decisions.md).
  */
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
