@@ -12,7 +12,6 @@ import type { Express } from 'express';
 import type { Config } from '../config/config';
 import { createAdminApp } from '../http/admin-app';
 import { createApiApp } from '../http/app';
-import { expressListenerClasses } from '../http/express-classes';
 import type { Logger } from '../support/logger';
 import { clusterExposition } from '../metrics/cluster-metrics';
 import { processExposition } from '../metrics/exposition';
@@ -80,7 +79,7 @@ const LISTEN_BACKLOG = 4096;
  */
 async function listen(app: Express, drain: ConnectionDrain, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
   const requestTimeout = requestTimeoutSeconds * 1000;
-  const options = { ...expressListenerClasses(app), requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
+  const options = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
   const server = createServer(options, app);
   drain.attach(server);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });

@@ -11,7 +11,7 @@ import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
-import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { createDatabase, migrateToLatest } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
@@ -85,7 +85,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   });
   const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
-  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
+  const metrics = createMetrics({ countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
   const callers = new CachedCallerRepository(countKeyLookups(reportingOutages(new KnexCallerRepository(db)), metrics));
   callers.start();
