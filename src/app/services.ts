@@ -54,12 +54,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export interface ServicesOptions {
-  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
-  migrate?: boolean;
-}
-
-export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const db = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -71,7 +66,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ? createRedisStore({ redisUrl: config.redisUrl, prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000, logger })
     : Promise.resolve(createMemoryStore());
   try {
-    if (options.migrate ?? true) await migrateToLatest(db);
+    await migrateToLatest(db);
   } catch (err) {
     await (await rateLimitStarting).close();
     throw err;

@@ -8,7 +8,7 @@ import { Gauge, type Registry } from 'prom-client';
 export function registerRateLimitGauge(registry: Registry, rateLimit: { shared(): boolean }): void {
   new Gauge({
     name: 'rate_limit_store_shared',
-    help: '1 while the rate limit is counted in Redis and shared by every instance; 0 while it is counted in this process only. In cluster mode, the lowest of the workers.',
+    help: '1 while the rate limit is counted in Redis and shared by every instance; 0 while it is counted in this process only.',
     registers: [registry],
     aggregator: 'min',
     collect() {
