@@ -585,7 +585,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description In cluster mode, a worker did not answer the collection in time. */
+            /** @description The metrics could not be collected. */
             503: {
                 headers: {
                     [name: string]: unknown;
