@@ -44,7 +44,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     adminUrl: urlOf(admin),
     close: () => {
       closing ??= (async () => {
-        await Promise.all([apiDrain, adminDrain].map((drain) => drain.drain(config.shutdownTimeoutSeconds * 1000)));
+        await Promise.all([apiDrain, adminDrain].map((drain) => drain.drain(config.timeBudget.shutdownMs)));
         await services.close();
       })();
       return closing;

@@ -28,7 +28,7 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
   app.use(opsRoutes(ops));
   if (adminToken === undefined) {
     app.use((_req, _res, next) => next(new AppError({ kind: 'not_found', message: MESSAGES.adminApiOff })));
-    app.use(errorMapper);
+    app.use(errorMapper(services.isOutage));
     return app;
   }
   app.use(requestLog(logger.child({ listener: 'admin' })));
@@ -38,6 +38,6 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
   const router = express.Router();
   bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts), OPS_OPERATIONS);
   app.use(router);
-  app.use(errorMapper);
+  app.use(errorMapper(services.isOutage));
   return app;
 }
