@@ -7,7 +7,6 @@ import { readMaxRequestsInFlight } from './admission';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
-import { ConfigError } from './config-error';
 import { EnvReader, type Env } from './env-reader';
 
 export { ConfigError } from './config-error';
