@@ -4,12 +4,14 @@
  */
 import { ConfigError, loadConfig } from '../config/config';
 import { createLogger } from '../support/logger';
-import { demoInstructions, ensureDemoAccount } from './demo-account';
-import { startServer } from './server';
+import { startTracing } from './tracing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Before the server's modules load: the instrumentations must see express and pg required.
+  const tracing = config.tracing && startTracing(config.tracing);
+  const [{ demoInstructions, ensureDemoAccount }, { startServer }] = await Promise.all([import('./demo-account'), import('./server')]);
   const server = await startServer(config, logger);
   logger.info(
     {
@@ -32,7 +34,10 @@ async function main(): Promise<void> {
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     server.close().then(
-      () => process.exit(0),
+      async () => {
+        await tracing?.shutdown().catch(() => undefined); // the last spans, flushed
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

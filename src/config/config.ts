@@ -7,12 +7,14 @@ import { readMaxRequestsInFlight } from './admission';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
+import { readTracing, type TracingConfig } from './tracing';
 import { EnvReader, type Env } from './env-reader';
 
 export { ConfigError } from './config-error';
 export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
 export type { Env } from './env-reader';
 export type { FailureBudgetConfig } from './failure-budget';
+export type { TracingConfig } from './tracing';
 export type { PerRoute, TimeBudget, UpstreamBudget, UpstreamTimes } from './time-budget';
 
 export interface Config {
@@ -31,6 +33,8 @@ export interface Config {
   redisUrl: string | undefined;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** Requests per window per account, from any IPs, beside the per-IP limit; an account's own limit (admin API) overrides it. */
+  accountRateLimitMax: number;
   /** Prefix of the rate-limit keys in Redis: deployments sharing one Redis share a limit only with the same prefix. */
   rateLimitRedisPrefix: string;
   /** An Express "trust proxy" value; `false` trusts no proxy. */
@@ -56,6 +60,8 @@ export interface Config {
   maxRequestsInFlight: number;
   /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
   failureBudget: FailureBudgetConfig;
+  /** OpenTelemetry traces; unset: off (no OTEL_* exporter or endpoint named). */
+  tracing: TracingConfig | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -77,6 +83,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
     rateLimitMax: read.integer('RATE_LIMIT_MAX', 120, { min: 1, max: 1_000_000_000 }),
     rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
+    accountRateLimitMax: read.integer('ACCOUNT_RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000_000 }),
     rateLimitRedisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'pps:rl:'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
     openai,
@@ -87,6 +94,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
     failureBudget: readFailureBudget(read),
+    tracing: readTracing(read),
     timeBudget: readTimeBudget(read, openai && { maxOutputTokens: openai.maxOutputTokens, maxRetries: openai.maxRetries, hasFallback: openai.fallback !== undefined }),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
