@@ -3,12 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration llm contract image image-test deploy-check docs bench clean
+.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval llm contract image image-test deploy-check docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
+	@echo "make eval  - the labelled evaluation set through the API; a gate on the embedded predictor, a report with a model (docs/evaluation.md)"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
@@ -75,8 +76,24 @@ gen-check: install
 unit: install
 	npx jest --selectProjects unit
 
+# Jaeger (the real OTLP receiver of test/integration/tracing.test.ts) is built once from the Go
+# module proxy first, so that its build is not counted against a test's time.
 integration: build
+	scripts/tracing/jaeger.sh >/dev/null
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
+
+# The evaluation set (eval/set/) through the HTTP API of the built service on a throwaway
+# PGlite (docs/evaluation.md); test-output/eval/report.md. The embedded predictor must meet
+# the held-out targets; a model (OPENAI_* set, or EVAL_MODEL=packaged: llama.cpp with the
+# packaged 135M model) is reported without them. EVAL_PEOPLE etc. choose a subset.
+eval: build
+	npx tsc -p scripts/eval/tsconfig.json
+ifeq ($(EVAL_MODEL),packaged)
+	scripts/ensure-python-tools.sh
+	LLM_PORT=$${LLM_PORT:-8091} LLM_LOG=$${EVAL_OUT:-test-output/eval}/llama-server.log scripts/llm/with-local-llm.sh node dist/scripts/eval/run-eval.js
+else
+	node dist/scripts/eval/run-eval.js
+endif
 
 # The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis
 # against llama.cpp's server with a packaged model on the CPU; a few minutes.
