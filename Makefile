@@ -60,8 +60,10 @@ gen: install
 gen-check: install
 	npm run gen:check --silent
 
+# On the Node the image runs (.nvmrc, scripts/image-node.sh): the one tier of make test
+# that runs on it rather than on the machine's Node.
 unit: install
-	npx jest --selectProjects unit
+	PATH="$$(scripts/image-node.sh)/bin:$$PATH" node node_modules/.bin/jest --selectProjects unit
 
 integration: build
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand

@@ -58,7 +58,11 @@ import (
 GO
 go mod tidy >&2
 mkdir -p "$dir.part"
-go build -o "$dir.part/" ./etcd k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager >&2
+# The version the binaries report (Helm checks the chart's kubeVersion against it), as
+# Kubernetes' own build stamps it.
+minor="${KUBERNETES#v1.}"; minor="${minor%%.*}"
+ldflags="-X k8s.io/component-base/version.gitVersion=$KUBERNETES -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
+go build -ldflags "$ldflags" -o "$dir.part/" ./etcd k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager >&2
 rm -rf "$dir"
 mv "$dir.part" "$dir"
 echo "$dir"
