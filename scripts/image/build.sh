@@ -49,6 +49,13 @@ out="dist/image"
 rm -rf "$out"
 mkdir -p "$out"
 archive="$out/$name-$tag.oci.tar"
+ctr="$(buildah_ from --pull-never "$image")"
+trap 'buildah_ rm "$ctr" >/dev/null' EXIT
+# Node's LICENSE ships with Node (the CI base puts it there; another BASE_IMAGE is its maker's).
+if [ -z "${BASE_IMAGE:-}" ]; then
+  buildah_ run --isolation chroot "$ctr" test -s /usr/local/share/doc/node/LICENSE ||
+    { echo "image: Node's LICENSE is not in the image (/usr/local/share/doc/node/LICENSE)" >&2; exit 1; }
+fi
 buildah_ push --quiet "$image" "oci-archive:$archive:$image"
 sbom="$out/$name-$tag.cdx.json"
 SYFT_CHECK_FOR_APP_UPDATE=false "$syft" scan --quiet "oci-archive:$archive" --output "cyclonedx-json=$sbom"
