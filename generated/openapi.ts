@@ -335,6 +335,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
@@ -350,6 +352,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
@@ -365,6 +369,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -379,6 +385,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -393,6 +401,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -407,6 +417,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -427,6 +439,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -441,6 +455,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -455,6 +471,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -483,6 +501,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -491,13 +511,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The client IP has used up the requests of the current window, or the account's failed calls have used up its failure budget (the call was refused before any upstream call). Nothing was charged. */
+        /** @description The client IP has used up the requests of the current window, or the account has used up its own per-account limit of the window, or the account's failed calls have used up its failure budget (the call was refused before any upstream call). Nothing was charged. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -512,6 +534,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -526,6 +550,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -541,6 +567,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -571,9 +599,13 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Whole seconds until the current window resets. */
         "X-RateLimit-Reset": number;
+        /** @description The rate-limit policies that applied to the request, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes them: a list of items, each a policy name with its quota `q` (requests per window), its window `w` (seconds) and its partition key `pk` (a hash of what is counted, never the address or the account itself). `"ip"` is the per-client-IP limit the `X-RateLimit-*` headers describe; `"account"` is the per-account limit, present once the API key was accepted. */
+        "RateLimit-Policy": string;
+        /** @description What is left of each policy of `RateLimit-Policy` in the current window, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes it: per policy name, the remaining requests `r` and the whole seconds `t` until its window resets (the partition key is in `RateLimit-Policy` only). */
+        RateLimit: string;
         /** @description Whole seconds within which the `Idempotency-Key` is free again if the call holding it has died (at most 15). */
         "Idempotency-Retry-After": number;
-        /** @description Whole seconds until requests are accepted again: until the rate-limit window resets or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
+        /** @description Whole seconds until requests are accepted again: until the rate-limit window resets (the per-IP window, or the account's when its per-account limit is used up) or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
         "Retry-After": number;
         /** @description Present when the request was shed because the instance had too many requests in flight or is shutting down: whole seconds after which the same request can be sent again. */
         RetryAfterShed: number;

@@ -6,12 +6,24 @@
 # Ports: PPS_TEST_PG_PORT and PPS_TEST_REDIS_PORT, or free ones picked at start, so
 # several runs (a developer's and a CI clone's) can live side by side.
 # PostgreSQL runs with fsync=off (the tests need no durability); PPS_TEST_PG_DURABLE=1
-# runs it as production would, fsync and synchronous_commit on (make bench does).
+# runs it as production would, fsync and synchronous_commit on (make bench does), with
+# pg_stat_statements loaded for the bench's statement counts.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${2:?usage: $0 start|stop DIR}"
-pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)")"
+
+# PostgreSQL's server programs: Debian's newest /usr/lib/postgresql/*/bin, else pg_ctl's folder
+# on the PATH. Nothing is installed here (`make test` installs the packages first; `make check`
+# expects PostgreSQL and Redis to be there).
+find_pg_bin() {
+  local debian
+  debian="$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)"
+  if [ -n "$debian" ]; then dirname "$debian"; return; fi
+  if command -v pg_ctl >/dev/null 2>&1; then dirname "$(readlink -f "$(command -v pg_ctl)")"; return; fi
+  echo "test-services: PostgreSQL's pg_ctl not found (install PostgreSQL, or run make test, which installs it on Debian)" >&2
+  return 1
+}
 
 # PostgreSQL refuses to run as root: run it as the postgres user the package created.
 as_pg() {
@@ -23,8 +35,9 @@ free_port() {
 }
 
 start() {
-  "$root/scripts/ensure-system-packages.sh"
-  pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl | sort -V | tail -n 1)")"
+  command -v redis-server >/dev/null 2>&1 || { echo "test-services: redis-server not found (install Redis, or run make test, which installs it on Debian)" >&2; exit 1; }
+  local pg_bin
+  pg_bin="$(find_pg_bin)"
   local pg_port="${PPS_TEST_PG_PORT:-$(free_port)}"
   local redis_port="${PPS_TEST_REDIS_PORT:-$(free_port)}"
   mkdir -p "$dir/pg" "$dir/redis"
@@ -48,7 +61,7 @@ ENV
 
 pg_start() {
   local durability="-c fsync=off"
-  [ "${PPS_TEST_PG_DURABLE:-0}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on"
+  [ "${PPS_TEST_PG_DURABLE:-0}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on -c shared_preload_libraries=pg_stat_statements"
   as_pg "$1/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w -t 30 \
     -o "-p $2 -k $dir/pg -c listen_addresses=127.0.0.1 $durability -c max_connections=300" start >/dev/null
 }

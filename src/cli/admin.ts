@@ -10,9 +10,11 @@ const USAGE = `usage: npm run admin -- <command>
   add-credits <accountId> <amount>  add credits
   create-key <accountId>            create another API key (shown once)
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
+  show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
+  set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
-type AdminRequest = { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown };
+type AdminRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown };
 
 function requestFor(command: string | undefined, args: string[]): AdminRequest | undefined {
   const [first, second] = args;
@@ -29,6 +31,12 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first ? { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(first)}/keys` } : undefined;
     case 'deactivate-key':
       return first ? { method: 'DELETE', path: `/admin/v1/keys/${encodeURIComponent(first)}` } : undefined;
+    case 'show-rate-limit':
+      return first ? { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit` } : undefined;
+    case 'set-rate-limit':
+      return first && second
+        ? { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit`, body: { limit: second === 'default' ? null : Number(second) } }
+        : undefined;
     default:
       return undefined;
   }

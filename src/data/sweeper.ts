@@ -1,5 +1,5 @@
 /**
- * The sweeper (DESIGN.md, "Credits"), run by every instance: gives back the credits of
+ * The sweeper (docs/credit-holds.md), run by every instance: gives back the credits of
  * holds whose lease ran out (their process died mid-call) and deletes idempotency keys
  * past their 24 hours. Work is done in small batches, each one short statement that
  * locks only the rows it takes; `FOR UPDATE SKIP LOCKED` lets any number of instances

@@ -1,6 +1,6 @@
 /**
- * Failures cost the caller nothing and the operator a bounded amount (DESIGN.md, "Field
- * behaviour"): an account whose predictor calls failed too often within the window is
+ * Failures cost the caller nothing and the operator a bounded amount (docs/security.md,
+ * "Threat model"): an account whose predictor calls failed too often within the window is
  * refused before any upstream call, with the contract's 429 text and `Retry-After`,
  * until enough of its failures have left the window. What counts as a failure is every
  * way a call can fail once it was sent: an upstream error or timeout, an unusable or
@@ -13,14 +13,4 @@ import type { FailureBudget } from './ports';
 export async function assertWithinFailureBudget(budget: FailureBudget, accountId: number, operation: string): Promise<void> {
   const refusal = await budget.refusal(accountId, operation);
   if (refusal) throw new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyRequests, retryAfterSeconds: refusal.retryAfterSeconds });
-}
-
-/** Runs a predictor call and what judges its answer; any failure of them counts against the account's budget. */
-export async function countingFailures<T>(budget: FailureBudget, accountId: number, operation: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    await budget.countFailure(accountId, operation);
-    throw error;
-  }
 }

@@ -14,10 +14,10 @@ import type { Confidence, ProfileCode, ProfileName } from './profiles';
 // ---- The Predictor port ----
 //
 // A predictor returns what it could read, with `null` for anything missing or unusable,
-// and throws (a PredictorError, src/upstream/predictor-error.ts) when the call as a whole
+// and throws (a PredictorError, src/domain/predictor-error.ts) when the call as a whole
 // failed. It never decides HTTP statuses or contract messages: the domain does.
 
-/** The person described in a snap request (contract §2.1). */
+/** The person described in a snap request (openapi/openapi.yaml, `SnapRequest`). */
 export interface SnapSubject {
   name: string;
   notes: string;
@@ -142,6 +142,8 @@ export interface Predictor {
 export interface Caller {
   accountId: number;
   keyId: number;
+  /** The account's own per-account rate limit (requests per window); null or absent: the service's default. */
+  rateLimit?: number | null;
 }
 
 export interface StoredSnap {
@@ -151,7 +153,7 @@ export interface StoredSnap {
   prediction: SnapPrediction;
 }
 
-/** One credit set aside for one call in flight (DESIGN.md, "Credits"). */
+/** One credit set aside for one call in flight (docs/credit-holds.md). */
 export interface CreditHold {
   holdId: number;
   accountId: number;
@@ -191,7 +193,7 @@ export interface CallerRepository {
 }
 
 /**
- * Per account, the failed predictor calls of a sliding window (README, "Threat model").
+ * Per account, the failed predictor calls of a sliding window (docs/security.md, "Threat model").
  * Neither method throws: where the shared count cannot be reached, this process's own
  * count answers.
  */
@@ -299,5 +301,9 @@ export interface AccountRepository {
   addCredits(accountId: number, amount: number): Promise<number | null>;
   addKey(accountId: number, keyHash: string, keyPrefix: string): Promise<number | null>;
   deactivateKey(keyId: number): Promise<boolean>;
+  /** The account's own per-account rate limit (null: the default), or undefined when there is no such account. */
+  rateLimitOf(accountId: number): Promise<number | null | undefined>;
+  /** Sets it (null: back to the default); false when there is no such account. */
+  setRateLimit(accountId: number, limit: number | null): Promise<boolean>;
   count(): Promise<number>;
 }

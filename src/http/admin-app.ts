@@ -5,6 +5,7 @@
  * handlers by operationId, the one error mapper; without one, a 404 that says it is off.
  */
 import express, { type Express } from 'express';
+import type { AccountRateLimitDefaults } from '../domain/accounts';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
 import type { Logger } from '../support/logger';
@@ -20,7 +21,14 @@ import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
 import { specValidator } from './openapi/spec-validator';
 
-export function createAdminApp(adminToken: string | undefined, validateResponses: boolean, services: AdminDependencies, logger: Logger, ops: OpsDependencies): Express {
+export function createAdminApp(
+  adminToken: string | undefined,
+  validateResponses: boolean,
+  services: AdminDependencies,
+  logger: Logger,
+  ops: OpsDependencies,
+  accountRateLimits: AccountRateLimitDefaults,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing
@@ -28,7 +36,7 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
   app.use(opsRoutes(ops));
   if (adminToken === undefined) {
     app.use((_req, _res, next) => next(new AppError({ kind: 'not_found', message: MESSAGES.adminApiOff })));
-    app.use(errorMapper);
+    app.use(errorMapper(services.isOutage));
     return app;
   }
   app.use(requestLog(logger.child({ listener: 'admin' })));
@@ -36,8 +44,8 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
   app.use(jsonBody());
   app.use(specValidator(SPEC_PATHS.admin, validateResponses));
   const router = express.Router();
-  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts), OPS_OPERATIONS);
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, accountRateLimits), OPS_OPERATIONS);
   app.use(router);
-  app.use(errorMapper);
+  app.use(errorMapper(services.isOutage));
   return app;
 }

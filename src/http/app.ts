@@ -1,7 +1,7 @@
 /**
- * The public API app. Every /api/v1 request goes through DESIGN.md's request path, in
- * order: Server-Timing, request id and access log, rate limit, admission (requests in
- * flight), API key, JSON body, spec validation, the handler bound by operationId; any
+ * The public API app. Every /api/v1 request goes through the request path of docs/architecture.md, in
+ * order: Server-Timing, request id and access log, rate limit per IP, admission (requests in
+ * flight), API key, rate limit per account, JSON body, spec validation, the handler bound by operationId; any
  * error goes to the one error mapper.
  */
 import express, { type Express } from 'express';
@@ -19,7 +19,7 @@ import { publicHandlers } from './handlers';
 import { jsonBody } from './json-body';
 import { bindOperations } from './openapi/operations';
 import { admissionControl } from './admission';
-import { rateLimitByIp } from './rate-limit';
+import { rateLimitByAccount, rateLimitByIp } from './rate-limit';
 import { requestLog } from './request-log';
 import { requestMetrics } from './request-metrics';
 import { securityHeaders } from './security-headers';
@@ -51,7 +51,7 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
       limit: config.rateLimitMax,
       windowSeconds: config.rateLimitWindowSeconds,
       store: services.rateLimit.store,
-      onLimited: () => services.metrics.rateLimitedRequests.inc(),
+      onLimited: () => services.metrics.rateLimitedRequests.inc({ policy: 'ip' }),
     }),
     admissionControl({
       maxInFlight: config.maxRequestsInFlight,
@@ -61,12 +61,18 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
       draining: services.draining,
     }),
     apiKeyAuth(services.callers),
+    rateLimitByAccount({
+      limit: config.accountRateLimitMax,
+      windowSeconds: config.rateLimitWindowSeconds,
+      store: services.accountRateLimit.store,
+      onLimited: () => services.metrics.rateLimitedRequests.inc({ policy: 'account' }),
+    }),
   );
   app.use(jsonBody());
   app.use(specValidator(SPEC_PATHS.public, config.validateResponses));
   const router = express.Router({ caseSensitive: true, strict: true });
   bindOperations(router, SPEC_PATHS.public, publicHandlers(services));
   app.use(router);
-  app.use(errorMapper);
+  app.use(errorMapper(services.isOutage));
   return app;
 }

@@ -1,11 +1,20 @@
 /** The admin operations, one handler per operationId of openapi/admin.yaml. */
-import { addCredits, createAccount, createApiKey, deactivateApiKey, getAccount } from '../../../domain/accounts';
+import {
+  addCredits,
+  createAccount,
+  createApiKey,
+  deactivateApiKey,
+  getAccount,
+  getAccountRateLimit,
+  setAccountRateLimit,
+  type AccountRateLimitDefaults,
+} from '../../../domain/accounts';
 import type { AccountRepository } from '../../../domain/ports';
 import type { operations } from '../../../../generated/admin';
 import type { OperationHandlers } from '../../openapi/operations';
 import type { OpsOperationId } from '../../routes/ops-routes';
 
-export function adminHandlers(accounts: AccountRepository) {
+export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRateLimitDefaults) {
   return {
     createAccount: async ({ body }) => ({
       status: 201,
@@ -21,6 +30,16 @@ export function adminHandlers(accounts: AccountRepository) {
       status: 200,
       message: 'Credits added',
       data: await addCredits(accounts, Number(params.accountId), body.amount),
+    }),
+    getAccountRateLimit: async ({ params }) => ({
+      status: 200,
+      message: 'Rate limit found',
+      data: await getAccountRateLimit(accounts, rateLimits, Number(params.accountId)),
+    }),
+    setAccountRateLimit: async ({ params, body }) => ({
+      status: 200,
+      message: 'Rate limit set',
+      data: await setAccountRateLimit(accounts, rateLimits, Number(params.accountId), body.limit),
     }),
     createApiKey: async ({ params }) => ({
       status: 201,
