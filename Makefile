@@ -78,7 +78,10 @@ gen-check: install
 unit: install
 	PATH="$$(scripts/image-node.sh)/bin:$$PATH" node node_modules/.bin/jest --selectProjects unit
 
+# Jaeger (the real OTLP receiver of test/integration/tracing.test.ts) is built once from the Go
+# module proxy first, so that its build is not counted against a test's time.
 integration: build
+	scripts/tracing/jaeger.sh >/dev/null
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
 
 # The evaluation set (eval/set/) through the HTTP API of the built service on a throwaway
