@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # `make deploy-check`: the deployment files, validated offline.
-#  1. Helm chart (deploy/helm/profile-prediction-service): helm lint --strict, then helm
-#     template with the default values and with ci/production-values.yaml, each piped into
-#     kubeconform -strict for two Kubernetes minor versions (schemas from kubernetes-validate;
-#     ServiceMonitor is a CRD with no schema there, so it alone is skipped).
+#  1. Helm chart (deploy/helm/profile-prediction-service): its values.schema.json refuses
+#     wrong-typed and unknown values; helm lint --strict, then helm template with the default
+#     values and with ci/production-values.yaml, each piped into kubeconform -strict for two
+#     Kubernetes minor versions (schemas from kubernetes-validate; ServiceMonitor is a CRD
+#     with no schema there, so it alone is skipped) and into check-chart-manifests.mjs (hook
+#     accounts, selectors, checksums, probe timeouts: the rules a schema cannot see).
 #  2. compose.yaml against the Compose Specification schema (check-jsonschema).
-#  3. The licence of every production dependency against deploy/licences-allowed.txt.
+#  3. The licence check and the SBOM completeness check (which make image runs over the
+#     image's SBOM) refuse their broken inputs.
 # Each check first proves it can fail, on a deliberately broken input in test/deploy/.
 set -euo pipefail
 
@@ -51,23 +54,45 @@ echo "== Helm chart: helm lint, helm template | kubeconform -strict (Kubernetes 
 for version in "${KUBERNETES_VERSIONS[@]}"; do
   must_fail "kubeconform ($version)" "additional properties 'replica' not allowed" validate_manifests test/deploy/broken-deployment.yaml "$version"
 done
+render() { "$helm" template pps "$chart" --kube-version "${KUBERNETES_VERSIONS[0]}" "$@"; }
+must_fail "the values schema" "at '/replicaCount': got string, want integer" render --values test/deploy/values-replicas-string.yaml
+must_fail "the values schema" "additional properties 'securityContext' not allowed" render --values test/deploy/values-unknown-key.yaml
+must_fail "the values schema" "at '/probes/readiness/timeoutSeconds': got string, want integer" render --values test/deploy/values-wrong-type.yaml
+must_fail "the manifest rules" "which the chart creates, but not as a hook" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "Service pps-profile-prediction-service selects the pods of Job" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" --values "$chart/ci/production-values.yaml"
 for values in default production; do
   args=()
-  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml")
+  expect=()
+  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor)
   for version in "${KUBERNETES_VERSIONS[@]}"; do
     "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"
     echo "-- $values values, Kubernetes $version"
     validate_manifests "$work/$values-$version.yaml" "$version"
+    node scripts/deploy/check-chart-manifests.mjs "$work/$values-$version.yaml" "${expect[@]}"
   done
 done
 
 echo "== compose.yaml against the Compose Specification"
 must_fail "the Compose schema check" "'service_ready' is not one of" validate_compose test/deploy/broken-compose.yaml
 validate_compose compose.yaml
+# The documented Podman command (docs/deploy.md): podman-compose reads compose.yaml with the
+# image name that dist/image/image.env gives.
+PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check \
+  .venv/bin/podman-compose -f compose.yaml config >"$work/compose-config.yaml"
+grep -q 'image: localhost/profile-prediction-service:0.1.0-gdeploycheck' "$work/compose-config.yaml" ||
+  { cat "$work/compose-config.yaml" >&2; echo "deploy-check: podman-compose did not take PPS_IMAGE" >&2; exit 1; }
+echo "podman-compose 1.6.0 resolves compose.yaml with PPS_IMAGE"
 
-echo "== licences of the production dependencies"
-must_fail "the licence check" "copyleft-package@2.0.0: GPL-3.0-only is not on the allow-list" node scripts/deploy/check-licences.mjs test/deploy/sbom-with-copyleft.json
-npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx --sbom-type application --loglevel=error >"$work/sbom.cdx.json"
-node scripts/deploy/check-licences.mjs "$work/sbom.cdx.json"
+echo "== the licence and SBOM checks that make image runs over the image's SBOM (syft)"
+for expected in "copyleft-package@2.0.0: GPL-3.0-only is not on the allow-list" "network-copyleft-deb@1.0-1 (Debian): AGPL-3.0-only is on the deny-list" \
+  "silent-package@3.0.0: no licence declared"; do
+  must_fail "the licence check" "$expected" node scripts/deploy/check-licences.mjs test/deploy/sbom-with-copyleft.json
+done
+# npm's own SBOM of the production tree, which misses a third of it (npm's --omit=dev bug),
+# the Debian packages and Node: the completeness check refuses it.
+npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx --sbom-type application --loglevel=error >"$work/npm-sbom.cdx.json"
+must_fail "the SBOM completeness check" "npm package pg-protocol@" node scripts/image/check-sbom.mjs "$work/npm-sbom.cdx.json" package-lock.json

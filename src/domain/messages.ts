@@ -13,6 +13,7 @@ export const MESSAGES = {
   commsGenerationFailed: 'Failed to generate communication analysis Please try again later',
   tooManyRequests: 'ThrottlerException: Too Many Requests', // contract
   snapNotFound: 'Snap not found',
+  snapWithoutProfile: 'Snap has no profile to advise on: its notes held no behavioural evidence. Create a snap with notes on how the person works, decides or deals with others',
   invalidJson: 'Request body is not valid JSON',
   invalidUtf8: 'Request body is not valid UTF-8',
   unsupportedMediaType: 'Content-Type must be application/json',
@@ -25,6 +26,8 @@ export const MESSAGES = {
   invalidAdminToken: 'Invalid admin token',
   accountNotFound: 'Account not found',
   keyNotFound: 'API key not found',
+  usageRangeEmpty: 'to must be after from',
+  usageRangeTooWide: (granularity: string, days: number) => `A range by the ${granularity} covers at most ${days} days`,
   balanceTooLarge: (maxBalance: number) => `amount would take the balance above ${maxBalance} credits`,
   nestedTooDeeply: (maxDepth: number) => `Request body must not be nested deeper than ${maxDepth} levels`,
   payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,

@@ -26,6 +26,12 @@ export interface SnapSubject {
 }
 
 /**
+ * What a predictor is told about the person: everything but the name, which is not
+ * evidence (subject-name.ts). Its texts call the person SUBJECT_REFERENCE instead.
+ */
+export type AnonymousSubject = Omit<SnapSubject, 'name'>;
+
+/**
  * A prediction as the predictor read it. `secondary_profile` may be Visionary here:
  * the domain refuses it, so the rule lives in one place.
  */
@@ -43,9 +49,11 @@ export type SnapPrediction = {
 export const COMMS_CHANNELS = ['email', 'chat', 'call', 'meeting'] as const;
 export type CommsChannel = (typeof COMMS_CHANNELS)[number];
 
-/** What a comms analysis is asked about: a stored snap's profiles plus the caller's context. */
+/**
+ * What a comms analysis is asked about: a stored snap's profiles plus the caller's
+ * context. Not the person's name: the texts call them SUBJECT_REFERENCE (subject-name.ts).
+ */
 export interface CommsRequest {
-  subjectName: string;
   profile: ProfileName | null;
   primaryCode: ProfileCode | null;
   secondaryProfile: ProfileName | null;
@@ -133,7 +141,7 @@ export interface PredictContext {
 }
 
 export interface Predictor {
-  predictSnap(subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>>;
+  predictSnap(subject: AnonymousSubject, context: PredictContext): Promise<Predicted<SnapPrediction>>;
   analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>>;
 }
 
@@ -173,7 +181,7 @@ export interface ChargedComms {
   /** The hold this analysis's charge is taken from. */
   hold: CreditHold;
   snapId: number;
-  request: Omit<CommsRequest, 'subjectName' | 'profile' | 'primaryCode' | 'secondaryProfile'>;
+  request: Omit<CommsRequest, 'profile' | 'primaryCode' | 'secondaryProfile'>;
   analysis: CommsAnalysis;
   provenance: Provenance;
   /** A claimed Idempotency-Key, completed with the stored row in the same statement. */
@@ -293,6 +301,21 @@ export interface FailedCallUsage {
 export interface UsageRepository {
   /** Adds these calls, all of one account and none stored with a result, to its failed-call usage. */
   addFailed(accountId: number, spends: readonly UpstreamSpend[]): Promise<void>;
+}
+
+/** One bucket of an account's usage (openapi/admin.yaml, `UsageBucket`). */
+export interface UsageBucket {
+  /** The bucket's start, ISO 8601 in UTC. */
+  start: string;
+  calls: { createSnap: number; createCommsAnalysis: number };
+  creditsCharged: number;
+  creditsGranted: number;
+}
+
+/** An account's usage over time, read from the credit ledger. */
+export interface UsageReportRepository {
+  /** The non-empty buckets in [from, to), oldest first, at most `limit`; null when there is no such account. */
+  usageOf(accountId: number, range: { from: Date; to: Date; granularity: 'hour' | 'day'; limit: number }): Promise<UsageBucket[] | null>;
 }
 
 export interface AccountRepository {

@@ -12,11 +12,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName, UpstreamSpend } from '../../domain/ports';
+import type { AnonymousSubject, CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, UpstreamName, UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
+import { withEarnedConfidence } from './earned-confidence';
 import { abortable } from './abortable';
 import { attemptFailure } from './attempt-failure';
 import { createClient, type Connection } from './client';
+import { inGenAiSpan } from './genai-telemetry';
 import { buildCommsPrompt, COMMS_PROMPT_VERSION, draftOf } from './comms-prompt';
 import { COMMS_SCHEMA, COMMS_SCHEMA_NAME } from './comms-schema';
 import type { JsonSchema } from './json-schema-parts';
@@ -117,12 +119,12 @@ export class OpenAiPredictor implements Predictor {
     this.clients = { predictSnap: createClient(connection), analyseComms: createClient(connection) };
   }
 
-  async predictSnap(subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
+  async predictSnap(subject: AnonymousSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
     const answer = await this.complete(
       { operation: 'predictSnap', prompt: buildSnapPrompt(subject), schemaName: SNAP_SCHEMA_NAME, schema: SNAP_SCHEMA },
       context,
     );
-    return { result: mapSnapPrediction(answer.json), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
+    return { result: withEarnedConfidence(mapSnapPrediction(answer.json), subject), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
   }
 
   async analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>> {
@@ -178,7 +180,15 @@ export class OpenAiPredictor implements Predictor {
     }
   }
 
+  /** One HTTP attempt, inside its GenAI span (genai-telemetry.ts). */
   private attempt(completion: Completion, deadline: CallDeadline): Promise<unknown> {
+    const { operation } = completion;
+    const { kind, model, baseURL, upstream, maxOutputTokens, temperature } = this.options;
+    const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature } as const;
+    return inGenAiSpan(telemetry, () => this.send(completion, deadline));
+  }
+
+  private send(completion: Completion, deadline: CallDeadline): Promise<unknown> {
     const { operation } = completion;
     const queuedAt = Date.now();
     const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptMs, () => this.options.onSent?.(operation, Date.now() - queuedAt));
