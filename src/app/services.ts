@@ -9,7 +9,7 @@ import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
-import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { createDatabase, migrateToLatest } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
@@ -33,6 +33,7 @@ import { withFallback } from '../upstream/fallback-predictor';
 import type { UpstreamAgent } from '../upstream/openai/upstream-agent';
 import type { Predictor, UpstreamName, UsageRepository } from '../domain/ports';
 import { KnexUsageRepository } from '../data/usage-repository';
+import { KnexUsageReportRepository } from '../data/usage-report-repository';
 
 export interface Services {
   db: Knex;
@@ -43,6 +44,8 @@ export interface Services {
   comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
+  /** An account's usage over time, from the credit ledger (admin API). */
+  usageReport: KnexUsageReportRepository;
   predictor: Predictor;
   /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
   upstreamHealth: UpstreamHealth | undefined;
@@ -55,12 +58,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export interface ServicesOptions {
-  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
-  migrate?: boolean;
-}
-
-export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const db = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -74,7 +72,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });
   const redisStarting = redis?.start();
   try {
-    if (options.migrate ?? true) await migrateToLatest(db);
+    await migrateToLatest(db);
   } catch (err) {
     await redis?.close();
     throw err;
@@ -82,7 +80,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   await redisStarting;
   const credits = new KnexCreditHoldRepository(db, config.timeBudget.holdLeaseSeconds);
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
-  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
+  const metrics = createMetrics({ countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
   // The key cache, around the lookups that reach the database, each one counted.
   const callers = new CachedCallerRepository(countKeyLookups(new KnexCallerRepository(db), metrics));
@@ -112,6 +110,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
     idempotency,
     usage: new KnexUsageRepository(db),
+    usageReport: new KnexUsageReportRepository(db),
     // The predictor, timed and its tokens counted (metrics/instrumented-predictor.ts).
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
     upstreamHealth,

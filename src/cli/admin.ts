@@ -12,12 +12,13 @@ const USAGE = `usage: npm run admin -- <command>
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
   show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
   set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
+  usage <accountId> <from> <to> [day|hour] [limit]  calls charged and credits per bucket (UTC), from the ledger
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
 type AdminRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown };
 
 function requestFor(command: string | undefined, args: string[]): AdminRequest | undefined {
-  const [first, second] = args;
+  const [first, second, third, fourth, fifth] = args;
   switch (command) {
     case 'create-account':
       return first && second ? { method: 'POST', path: '/admin/v1/accounts', body: { name: first, credits: Number(second) } } : undefined;
@@ -37,9 +38,16 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first && second
         ? { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit`, body: { limit: second === 'default' ? null : Number(second) } }
         : undefined;
+    case 'usage':
+      return first && second && third ? { method: 'GET', path: usagePath(first, second, third, fourth, fifth) } : undefined;
     default:
       return undefined;
   }
+}
+
+function usagePath(accountId: string, from: string, to: string, granularity = 'day', limit?: string): string {
+  const query = new URLSearchParams({ from, to, granularity, ...(limit ? { limit } : {}) });
+  return `/admin/v1/accounts/${encodeURIComponent(accountId)}/usage?${query.toString()}`;
 }
 
 async function main(): Promise<number> {

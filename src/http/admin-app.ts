@@ -44,7 +44,7 @@ export function createAdminApp(
   app.use(jsonBody());
   app.use(specValidator(SPEC_PATHS.admin, validateResponses));
   const router = express.Router();
-  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, accountRateLimits), OPS_OPERATIONS);
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, services.usageReport, accountRateLimits), OPS_OPERATIONS);
   app.use(router);
   app.use(errorMapper(services.isOutage));
   return app;

@@ -6,6 +6,7 @@
 import type { Store } from 'express-rate-limit';
 import type {
   AccountRepository,
+  UsageReportRepository,
   CallerRepository,
   CommsRepository,
   CreditsRepository,
@@ -38,5 +39,6 @@ export interface ApiDependencies {
 
 export interface AdminDependencies {
   accounts: AccountRepository;
+  usageReport: UsageReportRepository;
   isOutage: OutageClassifier;
 }

@@ -9,12 +9,13 @@ import {
   setAccountRateLimit,
   type AccountRateLimitDefaults,
 } from '../../../domain/accounts';
-import type { AccountRepository } from '../../../domain/ports';
+import type { AccountRepository, UsageReportRepository } from '../../../domain/ports';
+import { getAccountUsage } from '../../../domain/usage-report';
 import type { operations } from '../../../../generated/admin';
 import type { OperationHandlers } from '../../openapi/operations';
 import type { OpsOperationId } from '../../routes/ops-routes';
 
-export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRateLimitDefaults) {
+export function adminHandlers(accounts: AccountRepository, usageReport: UsageReportRepository, rateLimits: AccountRateLimitDefaults) {
   return {
     createAccount: async ({ body }) => ({
       status: 201,
@@ -40,6 +41,16 @@ export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRa
       status: 200,
       message: 'Rate limit set',
       data: await setAccountRateLimit(accounts, rateLimits, Number(params.accountId), body.limit),
+    }),
+    getAccountUsage: async ({ params, query }) => ({
+      status: 200,
+      message: 'Usage found',
+      data: await getAccountUsage(usageReport, Number(params.accountId), {
+        from: String(query.from),
+        to: String(query.to),
+        granularity: query.granularity === 'hour' ? 'hour' : 'day',
+        limit: query.limit === undefined ? 100 : Number(query.limit),
+      }),
     }),
     createApiKey: async ({ params }) => ({
       status: 201,
