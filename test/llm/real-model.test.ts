@@ -53,10 +53,10 @@ interface Usage {
 const accountView = (account: TestAccount) => server.admin<Usage>('GET', `/admin/v1/accounts/${account.accountId}`);
 const metricsOf = async (target: TestServer) => (await fetch(`${target.adminUrl}/metrics`)).text();
 
-/** Tokens of both kinds and both outcomes counted in /metrics for an operation. */
+/** Tokens of both kinds, both outcomes and both sources (reported, estimated) counted in /metrics for an operation. */
 function countedTokens(metrics: string, operation: string): number {
   return ['prompt', 'completion']
-    .flatMap((kind) => ['success', 'failure'].map((outcome) => sampleValue(metrics, 'upstream_tokens_total', { operation, kind, outcome, upstream: 'primary' })))
+    .flatMap((kind) => ['success', 'failure'].flatMap((outcome) => ['reported', 'estimated'].map((source) => sampleValue(metrics, 'upstream_tokens_total', { operation, kind, outcome, source, upstream: 'primary' }))))
     .reduce((a, b) => a + b, 0);
 }
 
