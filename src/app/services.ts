@@ -14,11 +14,12 @@ import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
 import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
+import { KnexPersonalDataRepository } from '../data/personal-data-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
-import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
+import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
 import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
 import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import type { Logger } from '../support/logger';
@@ -40,6 +41,7 @@ export interface Services {
   db: Knex;
   callers: CachedCallerRepository;
   accounts: KnexAccountRepository;
+  personalData: PersonalDataRepository;
   credits: CreditsRepository;
   snaps: SnapRepository;
   comms: CommsRepository;
@@ -94,10 +96,12 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
     intervalMs: sweepIntervalMs(config),
-    onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
+    retentionDays: config.snapRetentionDays,
+    onSwept: ({ holdsReturned, idempotencyKeysDeleted, expired }) => {
       metrics.creditHoldsExpired.inc(holdsReturned);
       if (holdsReturned > 0) logger.warn({ holdsReturned }, 'returned the credits of holds whose lease ran out (a process died mid-call)');
       if (idempotencyKeysDeleted > 0) logger.debug({ idempotencyKeysDeleted }, 'deleted expired idempotency keys');
+      if (expired.snaps + expired.commsAnalyses > 0) logger.info({ expired }, 'deleted the snaps and analyses past SNAP_RETENTION_DAYS');
     },
     onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
   });
@@ -108,9 +112,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
     db,
     callers,
     accounts,
+    personalData: reportingOutages(new KnexPersonalDataRepository(db)),
     credits,
-    snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges)), metrics.creditsCharged),
-    comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges)), metrics.creditsCharged),
+    snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges, config.keepRequestTexts)), metrics.creditsCharged),
+    comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges, config.keepRequestTexts)), metrics.creditsCharged),
     idempotency,
     usage: reportingOutages(new KnexUsageRepository(db)),
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),

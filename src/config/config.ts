@@ -54,6 +54,10 @@ export interface Config {
   maxRequestsInFlight: number;
   /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
   failureBudget: FailureBudgetConfig;
+  /** Snaps, their comms analyses and their replays are deleted this many days after creation (docs/privacy.md). */
+  snapRetentionDays: number;
+  /** Keep the notes, job type, age range, goal and draft after the call (for an operator's audit); off: only what the service reads again. */
+  keepRequestTexts: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -86,6 +90,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
     failureBudget: readFailureBudget(read),
+    snapRetentionDays: read.integer('SNAP_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
+    keepRequestTexts: read.boolean('KEEP_REQUEST_TEXTS', false),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
   config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);

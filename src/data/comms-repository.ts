@@ -4,10 +4,14 @@ import { provenanceColumns, type ChargingStatements } from './store-charged';
 import type { ChargeOutcome, ChargedComms, CommsRepository, StoredComms } from '../domain/ports';
 
 export class KnexCommsRepository implements CommsRepository {
-  /** @param charges batches the charging statements of concurrent requests into one statement */
+  /**
+   * @param charges batches the charging statements of concurrent requests into one statement
+   * @param keepRequestTexts keep the goal and the draft (KEEP_REQUEST_TEXTS); otherwise only the channel: nothing reads them again (docs/privacy.md)
+   */
   constructor(
     private readonly db: Knex,
     private readonly charges: ChargingStatements,
+    private readonly keepRequestTexts = false,
   ) {}
 
   async storeCharged(comms: ChargedComms): Promise<ChargeOutcome> {
@@ -17,7 +21,7 @@ export class KnexCommsRepository implements CommsRepository {
       table: 'comms_analyses',
       columns: {
         snap_id: comms.snapId,
-        request: comms.request,
+        request: this.keepRequestTexts ? comms.request : { channel: comms.request.channel },
         response: comms.analysis,
         ...provenanceColumns(comms.provenance),
       },

@@ -11,6 +11,7 @@ import type {
   CreditsRepository,
   FailureBudget,
   IdempotencyRepository,
+  PersonalDataRepository,
   Predictor,
   SnapRepository,
   UsageRepository,
@@ -34,4 +35,5 @@ export interface ApiDependencies {
 
 export interface AdminDependencies {
   accounts: AccountRepository;
+  personalData: PersonalDataRepository;
 }
