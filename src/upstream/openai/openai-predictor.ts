@@ -2,8 +2,8 @@
  * The Predictor backed by one OpenAI-compatible server or Azure deployment: Chat
  * Completions with a strict JSON-schema response format (DESIGN.md, "Upstream").
  *
- * Every request carries an output-token bound, and the temperature, seed and
- * reasoning effort when configured. `timeoutMs` bounds the whole call, retries and
+ * Every request carries an output-token bound, `store: false` (not to Azure), and the
+ * temperature, seed and reasoning effort when configured. `timeoutMs` bounds the whole call, retries and
  * their waits included: one deadline signal, joined with the caller's signal, is passed
  * to the SDK and also raced against it. `attemptTimeoutMs` bounds each HTTP attempt,
  * body included, from when it is written to its socket (upstream-agent.ts). Both may
@@ -224,6 +224,8 @@ export class OpenAiPredictor implements Predictor {
       ...(temperature !== undefined && { temperature }),
       ...(seed !== undefined && { seed }),
       ...(reasoningEffort !== undefined && { reasoning_effort: reasoningEffort }),
+      // Not kept for OpenAI's dashboard and evals (docs/privacy.md); Azure's older API versions refuse the field.
+      ...(this.options.kind !== 'azure' && { store: false }),
     };
   }
 
