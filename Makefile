@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run run-local-llm test lint typecheck gen gen-check unit integration llm contract image image-test deploy-check docs bench clean
+.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration llm contract image image-test deploy-check docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
+	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
@@ -35,7 +36,17 @@ run-local-llm: build
 	scripts/ensure-python-tools.sh
 	scripts/llm/run-local.sh
 
-test: install lint typecheck gen-check unit integration llm contract image-test deploy-check
+test: install system-packages lint typecheck gen-check unit integration llm contract image-test deploy-check
+
+# The daily loop: what `make test` checks of the code itself, without root or system installs.
+# PostgreSQL and Redis must be installed (scripts/test-services.sh finds them); the Python
+# tools go into the project's .venv and Go modules into Go's own cache, as in `make test`.
+check: install lint typecheck gen-check unit integration
+
+# The Debian packages `make test` needs (PostgreSQL, Redis, Chromium, a JDK, buildah, podman...):
+# installed when missing, as root or with passwordless sudo.
+system-packages:
+	scripts/ensure-system-packages.sh
 
 # The lock file matches package.json; both specs read the same under a strict YAML 1.2
 # parser and PyYAML; redocly's rules and Spectral's OWASP ruleset (.spectral.yaml) hold;
@@ -44,6 +55,7 @@ test: install lint typecheck gen-check unit integration llm contract image-test 
 lint: install
 	scripts/lint/check-lockfile.sh
 	node scripts/lint/check-doc-links.mjs
+	node scripts/lint/check-comment-refs.mjs
 	npx eslint .
 	scripts/ensure-python-tools.sh
 	node scripts/lint/check-yaml.mjs openapi/openapi.yaml openapi/admin.yaml

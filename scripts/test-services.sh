@@ -11,7 +11,18 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${2:?usage: $0 start|stop DIR}"
-pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)")"
+
+# PostgreSQL's server programs: Debian's newest /usr/lib/postgresql/*/bin, else pg_ctl's folder
+# on the PATH. Nothing is installed here (`make test` installs the packages first; `make check`
+# expects PostgreSQL and Redis to be there).
+find_pg_bin() {
+  local debian
+  debian="$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort -V | tail -n 1)"
+  if [ -n "$debian" ]; then dirname "$debian"; return; fi
+  if command -v pg_ctl >/dev/null 2>&1; then dirname "$(readlink -f "$(command -v pg_ctl)")"; return; fi
+  echo "test-services: PostgreSQL's pg_ctl not found (install PostgreSQL, or run make test, which installs it on Debian)" >&2
+  return 1
+}
 
 # PostgreSQL refuses to run as root: run it as the postgres user the package created.
 as_pg() {
@@ -23,8 +34,9 @@ free_port() {
 }
 
 start() {
-  "$root/scripts/ensure-system-packages.sh"
-  pg_bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/pg_ctl | sort -V | tail -n 1)")"
+  command -v redis-server >/dev/null 2>&1 || { echo "test-services: redis-server not found (install Redis, or run make test, which installs it on Debian)" >&2; exit 1; }
+  local pg_bin
+  pg_bin="$(find_pg_bin)"
   local pg_port="${PPS_TEST_PG_PORT:-$(free_port)}"
   local redis_port="${PPS_TEST_REDIS_PORT:-$(free_port)}"
   mkdir -p "$dir/pg" "$dir/redis"

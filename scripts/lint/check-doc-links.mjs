@@ -7,33 +7,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { anchors } from './markdown-anchors.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const files =
   process.argv.length > 2
     ? process.argv.slice(2).map((file) => resolve(file))
     : [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join(root, 'docs', name))];
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-function anchors(markdown) {
-  const seen = new Map();
-  const result = new Set();
-  let fenced = false;
-  for (const line of markdown.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!heading) continue;
-    const base = heading[1]
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-');
-    const count = seen.get(base) ?? 0;
-    seen.set(base, count + 1);
-    result.add(count === 0 ? base : `${base}-${count}`);
-  }
-  return result;
-}
 
 /** Paths of the repository written as inline code, e.g. `src/data/batcher.ts`; patterns (`*`, `…`, `<x>`) are not checked. */
 const PATH_IN_CODE = /`((?:src|test|scripts|openapi|examples|generated|docs|\.ci)\/[^`\s*…<>{}]*)`/g;

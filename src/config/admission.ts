@@ -1,5 +1,5 @@
 /**
- * How many requests one process works on at once (README, "Overload"). Past the bound a
+ * How many requests one process works on at once (docs/operations.md, "Overload"). Past the bound a
  * request is answered `503` with `Retry-After` at once, before any database work: an
  * early, cheap answer instead of a queue that every client waits in until it times out.
  *

@@ -1,6 +1,5 @@
 /**
- * How long one paid call can run at most, and what is derived from it (README,
- * "Credit holds"): `OPENAI_TIMEOUT_SECONDS` bounds the whole upstream call, retries and
+ * How long one paid call can run at most, and what is derived from it (docs/credit-holds.md): `OPENAI_TIMEOUT_SECONDS` bounds the whole upstream call, retries and
  * their back-off included; storing the result may then wait for a pooled connection
  * (5 s at most) and run its statement. A shutdown waits that long for calls in flight.
  */

@@ -1,7 +1,7 @@
 /**
  * One typed, validated, frozen configuration read from the environment.
  * A bad value stops startup with a message that names the variable.
- * Every variable is documented in the README's "Configuration" table.
+ * Every variable is documented in docs/operations.md, "Configuration".
  */
 import { readMaxRequestsInFlight } from './admission';
 import { longestCallSeconds } from './call-budget';

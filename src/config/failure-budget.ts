@@ -1,5 +1,5 @@
 /**
- * What failures may cost (README, "Threat model"): per account, failed predictor calls
+ * What failures may cost (docs/security.md, "Threat model"): per account, failed predictor calls
  * (an upstream error or timeout, an unusable or refused answer such as a Visionary
  * secondary profile, a client gone after the call was sent) count against a budget in a
  * sliding window. Past it, the account's calls are refused before any upstream call

@@ -1,5 +1,5 @@
 /**
- * How long each route's upstream call may take (docs/upstream.md, "Time budget"), derived
+ * How long each route's upstream call may take (docs/upstream.md, "Pointing at an LLM"), derived
  * from its output-token bound so that the longest answer the bound allows can finish:
  *
  *   one attempt  = OPENAI_FIRST_TOKEN_SECONDS + bound ÷ OPENAI_MIN_TOKENS_PER_SECOND

@@ -1,6 +1,6 @@
 /**
  * The upstream part of the configuration: which LLM servers answer, and how each call
- * is bounded (README, "Configuration" and "Pointing at an LLM"). A primary is either an
+ * is bounded (docs/operations.md, "Configuration"; docs/upstream.md, "Pointing at an LLM"). A primary is either an
  * OpenAI-compatible server (`OPENAI_API_KEY`) or a classic Azure OpenAI deployment
  * (`AZURE_OPENAI_*`); an optional fallback is either `OPENAI_FALLBACK_*` or, beside an
  * OpenAI-compatible primary, the Azure deployment. Any mix that could mean two things

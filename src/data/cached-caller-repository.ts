@@ -10,7 +10,7 @@
  * - a key in use is looked up again in the background before it expires (refresh ahead),
  *   so a busy key never drops out of the cache and no wave of misses follows an expiry.
  *
- * Deactivation (README, "API keys"): the instance that deactivates a key forgets it at
+ * Deactivation (docs/operations.md, "Accounts, keys and credits (admin)"): the instance that deactivates a key forgets it at
  * once (`forget`). Every instance asks the database every `pollMs` which keys were
  * deactivated lately and forgets them; a remembered key is trusted only while the last
  * answered poll (or its own lookup) started less than `trustMs` ago, so a key deactivated

@@ -1,5 +1,5 @@
 /**
- * Credit holds in the database (DESIGN.md, "Credits"). Taking a hold moves one credit
+ * Credit holds in the database (docs/credit-holds.md). Taking a hold moves one credit
  * out of `accounts.credits` into a `credit_holds` row, under the account's row lock, so
  * concurrent requests can never hold more credits than the account has.
  *

@@ -2,9 +2,10 @@
  * The sweeper (docs/credit-holds.md), run by every instance: gives back the credits of
  * holds whose lease ran out (their process died mid-call), deletes idempotency keys
  * past their 24 hours, and deletes the snaps older than the retention (with their comms
- * analyses and replays, result-deletion.ts; docs/privacy.md). Work is done in small batches, each one short statement that
- * locks only the rows it takes; `FOR UPDATE SKIP LOCKED` lets any number of instances
- * sweep at once without returning a hold twice or waiting for each other.
+ * analyses and replays, result-deletion.ts; docs/privacy.md). Work is done in small
+ * batches, each one short statement that locks only the rows it takes; `FOR UPDATE SKIP
+ * LOCKED` lets any number of instances sweep at once without returning a hold twice or
+ * waiting for each other.
  */
 import type { Knex } from 'knex';
 import { toNumber } from './database';

@@ -1,4 +1,4 @@
-/** Product-internal account administration (DESIGN.md, "admin API"). */
+/** Product-internal account administration (openapi/admin.yaml). */
 import { AppError } from './app-error';
 import { generateApiKey } from './api-keys';
 import { MESSAGES } from './messages';

@@ -1,4 +1,4 @@
-/** Who is calling: an API key in, the caller out (contract §5). */
+/** Who is calling: an API key in, the caller out (openapi/openapi.yaml, `Unauthorized`). */
 import { AppError } from './app-error';
 import { hashApiKey, isWellFormedApiKey } from './api-keys';
 import { MESSAGES } from './messages';

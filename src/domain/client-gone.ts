@@ -1,6 +1,6 @@
 /**
  * A client that closed its connection before its result was stored is charged nothing:
- * the result could not reach it (DESIGN.md, "Credits"). The check sits just before the
+ * the result could not reach it (docs/credit-holds.md). The check sits just before the
  * charging statement; a client gone during the upstream call aborts the call itself.
  */
 import { AppError } from './app-error';

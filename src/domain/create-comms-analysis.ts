@@ -1,5 +1,5 @@
 /**
- * Create a communication analysis for a stored snap (DESIGN.md, "POST /api/v1/snap/comms"):
+ * Create a communication analysis for a stored snap (openapi/openapi.yaml, `createCommsAnalysis`):
  * the snap must belong to the caller (another account's snap is answered like a missing
  * one); then hold a credit, analyse, and store the analysis while turning the hold into
  * the charge in one statement. A failure stores nothing and gives the held credit back.

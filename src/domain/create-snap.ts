@@ -1,5 +1,5 @@
 /**
- * Create a snap (contract §4.1): refuse an account past its failure budget, hold a
+ * Create a snap (openapi/openapi.yaml, `createSnap`): refuse an account past its failure budget, hold a
  * credit, predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary
  * secondary profile (a failure of the call, counted against the budget), then store the snap and turn the hold into the charge in one statement. A
  * failure at any step stores nothing, charges nothing and gives the held credit back.

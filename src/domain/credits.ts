@@ -1,5 +1,5 @@
 /**
- * The credit rule (DESIGN.md, "Credits"): a credit is held before any paid work, so an
+ * The credit rule (docs/credit-holds.md): a credit is held before any paid work, so an
  * account never has more upstream calls in flight than credits; storing the result turns
  * the hold into the charge, and any failure gives the credit back at once.
  */

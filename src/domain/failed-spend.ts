@@ -1,5 +1,5 @@
 /**
- * Every token counted (DESIGN.md, "Credits"): a paid request's upstream calls whose
+ * Every token counted (docs/credit-holds.md): a paid request's upstream calls whose
  * result was not stored (the call failed, its answer was refused or could not be
  * stored, its client left, the fallback answered after the primary failed) cost the
  * operator tokens that no stored row shows. They are added to the account's failed-call

@@ -1,6 +1,6 @@
 /**
- * Failures cost the caller nothing and the operator a bounded amount (DESIGN.md, "Field
- * behaviour"): an account whose predictor calls failed too often within the window is
+ * Failures cost the caller nothing and the operator a bounded amount (docs/security.md,
+ * "Threat model"): an account whose predictor calls failed too often within the window is
  * refused before any upstream call, with the contract's 429 text and `Retry-After`,
  * until enough of its failures have left the window. What counts as a failure is every
  * way a call can fail once it was sent: an upstream error or timeout, an unusable or

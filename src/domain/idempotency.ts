@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key (DESIGN.md): within 24 hours a replay with the same key and body
+ * Idempotency-Key (docs/api.md, "Calling the API"): within 24 hours a replay with the same key and body
  * returns the first success unchanged (rebuilt from the stored row) and charges nothing; the same key with another
  * body is 422; a replay while the first call runs is 409 with Retry-After. Failures release the key;
  * a claim is kept alive by its call (the repository renews it) and lapses soon after that call dies.

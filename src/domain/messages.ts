@@ -1,16 +1,17 @@
 /**
- * Every client-facing message, word for word. Texts marked "contract" are fixed by
- * spec/profile-prediction-api.md §4 and §7; the others by DESIGN.md and openapi.yaml.
+ * Every client-facing message, word for word. Each is shown in an example
+ * of openapi/openapi.yaml (or openapi/admin.yaml); those marked "contract" are fixed there word
+ * for word by the contract the API was built to.
  */
 export const MESSAGES = {
-  snapCreated: 'Snap generated successfully', // contract §4.1
+  snapCreated: 'Snap generated successfully', // contract
   commsCreated: 'Communication analysis generated successfully',
-  invalidApiKey: 'Invalid or inactive api key', // contract §7
-  insufficientCredits: 'Insufficient API credits. Please add more credits to your account to continue.', // contract §7
-  snapGenerationFailed: 'Failed to generate snap Please try again later', // contract §7
-  visionarySecondary: 'Secondary profile predicted as Visionary which is not allowed please try it again', // contract §7
+  invalidApiKey: 'Invalid or inactive api key', // contract
+  insufficientCredits: 'Insufficient API credits. Please add more credits to your account to continue.', // contract
+  snapGenerationFailed: 'Failed to generate snap Please try again later', // contract
+  visionarySecondary: 'Secondary profile predicted as Visionary which is not allowed please try it again', // contract
   commsGenerationFailed: 'Failed to generate communication analysis Please try again later',
-  tooManyRequests: 'ThrottlerException: Too Many Requests', // contract §7
+  tooManyRequests: 'ThrottlerException: Too Many Requests', // contract
   snapNotFound: 'Snap not found',
   invalidJson: 'Request body is not valid JSON',
   invalidUtf8: 'Request body is not valid UTF-8',

@@ -14,10 +14,10 @@ import type { Confidence, ProfileCode, ProfileName } from './profiles';
 // ---- The Predictor port ----
 //
 // A predictor returns what it could read, with `null` for anything missing or unusable,
-// and throws (a PredictorError, src/upstream/predictor-error.ts) when the call as a whole
+// and throws (a PredictorError, src/domain/predictor-error.ts) when the call as a whole
 // failed. It never decides HTTP statuses or contract messages: the domain does.
 
-/** The person described in a snap request (contract §2.1). */
+/** The person described in a snap request (openapi/openapi.yaml, `SnapRequest`). */
 export interface SnapSubject {
   name: string;
   notes: string;
@@ -152,7 +152,7 @@ export interface StoredSnap {
   prediction: SnapPrediction;
 }
 
-/** One credit set aside for one call in flight (DESIGN.md, "Credits"). */
+/** One credit set aside for one call in flight (docs/credit-holds.md). */
 export interface CreditHold {
   holdId: number;
   accountId: number;
@@ -192,7 +192,7 @@ export interface CallerRepository {
 }
 
 /**
- * Per account, the failed predictor calls of a sliding window (README, "Threat model").
+ * Per account, the failed predictor calls of a sliding window (docs/security.md, "Threat model").
  * Neither method throws: where the shared count cannot be reached, this process's own
  * count answers.
  */

@@ -1,6 +1,6 @@
 /**
  * The behavioural profile taxonomy: twelve profiles, each with a two-letter code.
- * Visionary may be a primary profile, never a secondary one (contract §2.3 rule 2).
+ * Visionary may be a primary profile, never a secondary one (openapi/openapi.yaml, `SecondaryProfileName`).
  */
 export const PROFILES = [
   { code: 'TB', name: 'Trailblazer' },

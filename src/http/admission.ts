@@ -1,5 +1,5 @@
 /**
- * Admission control (README, "Overload"): at most `maxInFlight` requests of the public
+ * Admission control (docs/operations.md, "Overload"): at most `maxInFlight` requests of the public
  * API are worked on at once in this process. One more is answered `503` with
  * `Retry-After` at once, before the API-key lookup and any other database work: a cheap,
  * early answer that tells the client when to come back (Google SRE, "Handling

@@ -1,4 +1,4 @@
-/** Step 3 of the request path: `x-api-key` → the caller, or the bare 401 (contract §5). */
+/** Step 3 of the request path: `x-api-key` → the caller, or the bare 401 (openapi/openapi.yaml, `Unauthorized`). */
 import type { RequestHandler } from 'express';
 import { authenticate } from '../domain/authenticate';
 import type { CallerRepository } from '../domain/ports';

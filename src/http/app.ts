@@ -1,5 +1,5 @@
 /**
- * The public API app. Every /api/v1 request goes through DESIGN.md's request path, in
+ * The public API app. Every /api/v1 request goes through the request path of docs/architecture.md, in
  * order: Server-Timing, request id and access log, rate limit, admission (requests in
  * flight), API key, JSON body, spec validation, the handler bound by operationId; any
  * error goes to the one error mapper.

@@ -1,4 +1,4 @@
-/** The response envelope (contract §2.2) and the bare 401 body (contract §7 rule 1). */
+/** The response envelope and the bare 401 body (openapi/openapi.yaml, `Envelope` and `Unauthorized`). */
 
 export interface SuccessEnvelope<Data> {
   success: true;

@@ -1,7 +1,7 @@
 /**
  * Step 2 of the request path: a fixed window of `limit` requests per client IP.
  * Sets X-RateLimit-Limit, -Remaining and -Reset (whole seconds until the window
- * resets) on every response, and Retry-After on a 429 (contract §8).
+ * resets) on every response, and Retry-After on a 429 (openapi/openapi.yaml, `TooManyRequests`).
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';

@@ -1,5 +1,5 @@
 /**
- * Gateway overhead made visible (README, "Metrics"): every response carries
+ * Gateway overhead made visible (docs/operations.md, "Health, readiness and metrics"): every response carries
  * `Server-Timing: total;dur=…` and, when the request called its predictor,
  * `upstream;dur=…` (milliseconds, one decimal). The same clock feeds the histogram of
  * the service's own overhead per request (total minus upstream) in `/metrics`.

@@ -1,6 +1,6 @@
 /**
  * Repositories that count the credits they charge: `storeCharged` takes one credit
- * exactly when it returns a stored row (DESIGN.md, "Credits"), so that is what is
+ * exactly when it returns a stored row (docs/credit-holds.md), so that is what is
  * counted; a refusal (no credit left) or a failure counts nothing.
  */
 import type { CommsRepository, SnapRepository } from '../domain/ports';

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (DESIGN.md, "Idempotency-Key"): one row per account and key, claimed
+ * Idempotency keys (docs/api.md, "Calling the API"): one row per account and key, claimed
  * as `pending` before the work and turned `completed`, pointing at the stored result, by
  * the very statement that stores the result and takes the credit. Failures delete it.
  */

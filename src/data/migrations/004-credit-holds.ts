@@ -1,5 +1,5 @@
 /**
- * Credit holds (DESIGN.md, "Credits"): one row per credit set aside for a call in
+ * Credit holds (docs/credit-holds.md): one row per credit set aside for a call in
  * flight. Taking a hold moves one credit out of `accounts.credits` into a row here;
  * storing the result deletes the row (the charge), a failure deletes it and gives the
  * credit back, and a row past `expires_at` (its process died) is given back by the

@@ -2,8 +2,8 @@
  * The Redis client's lifecycle for the rate limit (REDIS_URL set): the client, the
  * rate-limit-redis store over it, and the failover to an in-process store
  * (failover-store.ts) while Redis is unreachable, does not answer within `detachAfterMs`,
- * or refuses the store's scripts (DESIGN.md: "If Redis is down, the limit falls back to
- * the process"). A slow Redis that answers is waited for: its count is the limit.
+ * or refuses the store's scripts (docs/decisions.md: if Redis is down, the limit falls back to
+ * the process). A slow Redis that answers is waited for: its count is the limit.
  *
  * Startup never waits on Redis longer than `connectTimeoutMs`: the first connection and
  * the loading of rate-limit-redis's scripts (SCRIPT LOAD) are one bounded attempt; when it

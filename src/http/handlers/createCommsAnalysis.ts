@@ -5,7 +5,7 @@ import { replayHeaders } from './replay-headers';
 import { requireCaller } from './require-caller';
 import type { OperationHandlers } from '../openapi/operations';
 
-/** POST /api/v1/snap/comms (DESIGN.md pins what the contract leaves open). */
+/** POST /api/v1/snap/comms (openapi/openapi.yaml, `createCommsAnalysis`). */
 export function createCommsAnalysis(deps: CreateCommsDeps): OperationHandlers<operations>['createCommsAnalysis'] {
   return async ({ body, caller, requestId, header, signal, timing }) => {
     const { snapId, channel, goal, draft } = body;

@@ -5,7 +5,7 @@ import { replayHeaders } from './replay-headers';
 import { requireCaller } from './require-caller';
 import type { OperationHandlers } from '../openapi/operations';
 
-/** POST /api/v1/snap (contract §4.1). */
+/** POST /api/v1/snap (openapi/openapi.yaml, `createSnap`). */
 export function createSnap(deps: CreateSnapDeps): OperationHandlers<operations>['createSnap'] {
   return async ({ body, caller, requestId, header, signal, timing }) => {
     const { name, notes, ageRange, jobType } = body;

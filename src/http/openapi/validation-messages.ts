@@ -3,7 +3,7 @@
  * `name must be a string`, `notes should not be empty`,
  * `name must be shorter than or equal to 200 characters`, `property foo should not exist`
  * (an unknown query parameter too: the operations take none).
- * Several are joined with ", " (DESIGN.md, "validation text"). A missing required field
+ * Several are joined with ", " (openapi/openapi.yaml, the 400 examples). A missing required field
  * fails both of class-validator's constraints: `name should not be empty, name must be a string`.
  */
 
@@ -11,7 +11,7 @@ export interface ValidatorErrorItem {
   path: string;
   message: string;
   errorCode?: string;
-  /** On a `required` error: the missing field's declared type (src/http/required-field-types.ts). */
+  /** On a `required` error: the missing field's declared type (src/http/openapi/required-field-types.ts). */
   expectedType?: string | undefined;
 }
 

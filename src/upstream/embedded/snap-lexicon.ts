@@ -17,7 +17,7 @@
  *
  * Texts: `summary` and `secondarySummary` take the person's name and start with it, so
  * that a placeholder such as "This person" still reads well. Visionary is never
- * predicted as a secondary profile (DESIGN.md); its `secondarySummary` exists only so
+ * predicted as a secondary profile (openapi/openapi.yaml); its `secondarySummary` exists only so
  * that every profile has the same shape.
  */
 import type { ProfileName } from '../../domain/profiles';

@@ -1,5 +1,5 @@
 /**
- * The `comms_analysis` response format: commsResponse's own field names (DESIGN.md,
+ * The `comms_analysis` response format: commsResponse's own field names (openapi/openapi.yaml,
  * `POST /api/v1/snap/comms`). The 0–100 range of fit_score is stated in its description,
  * not as minimum/maximum, which not every OpenAI-compatible server accepts; the mapping
  * clamps it.

@@ -1,6 +1,6 @@
 /**
  * The Predictor backed by one OpenAI-compatible server or Azure deployment: Chat
- * Completions with a strict JSON-schema response format (DESIGN.md, "Upstream").
+ * Completions with a strict JSON-schema response format (docs/upstream.md, "Pointing at an LLM").
  *
  * Every request carries an output-token bound, `store: false` (not to Azure), and the
  * temperature, seed and reasoning effort when configured. `timeoutMs` bounds the whole call, retries and

@@ -3,7 +3,7 @@
  * `fetch` signature the SDK's `fetch` option asks for. undici's own `fetch` runs the
  * whole WHATWG fetch algorithm (Request objects, web streams for both bodies) for what
  * is one JSON POST and one JSON answer: `make bench` measured it at about two thirds of
- * the service's CPU spent on an upstream call (docs/decisions.md, "The upstream's fetch").
+ * the service's CPU spent on an upstream call (docs/decisions.md).
  *
  * What it keeps of fetch, because the SDK relies on it: the answer is a real `Response`
  * (status, headers, `json()`, `text()`), the signal aborts the call, and redirects are

@@ -1,6 +1,6 @@
 /**
- * The `snap_prediction` response format: snapResponse's own field names (DESIGN.md,
- * "Upstream"). The secondary enums leave Visionary and VI out so that strict servers
+ * The `snap_prediction` response format: snapResponse's own field names (openapi/openapi.yaml,
+ * `SnapResponse`). The secondary enums leave Visionary and VI out so that strict servers
  * cannot produce them; a non-strict server still can, and the domain refuses it.
  * `reasoning` comes first: models write keys in schema order, so the evidence is
  * written before the verdict.

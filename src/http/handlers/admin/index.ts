@@ -1,4 +1,4 @@
-/** The admin operations, one handler per operationId of openapi/admin.yaml (the exports are streamed: routes/export-routes.ts). */
+/** The admin operations, one handler per operationId of openapi/admin.yaml (the exports are streamed: src/http/routes/export-routes.ts). */
 import { addCredits, createAccount, createApiKey, deactivateApiKey, getAccount } from '../../../domain/accounts';
 import { eraseAccountData, erasePerson, eraseSnap } from '../../../domain/personal-data';
 import type { AccountRepository, ErasureActor, PersonalDataRepository } from '../../../domain/ports';
