@@ -8,7 +8,7 @@
  * client against a fake upstream.
  */
 import { randomUUID } from 'node:crypto';
-import { delay, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { delay, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
 import { clientIp, createAccount, type TestAccount } from '../support/factories';
 import { redisTexts } from '../support/redis-texts';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -40,7 +40,6 @@ beforeAll(async () => {
     OPENAI_API_KEY: 'sk-canary-0123456789',
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MAX_RETRIES: '0',
-    ...FAKE_UPSTREAM_SPEED,
   });
   account = await createAccount(server, 50);
 });
