@@ -9,6 +9,7 @@
  */
 import type { Knex } from 'knex';
 import { toNumber } from './database';
+import type { ErasedCounts } from '../domain/ports';
 
 /** Which snaps: a condition on `s` (the snaps table), with its bindings. */
 export interface SnapSelection {
@@ -16,11 +17,8 @@ export interface SnapSelection {
   bindings: readonly Knex.Value[];
 }
 
-export interface Deleted {
-  snaps: number;
-  commsAnalyses: number;
-  replays: number;
-}
+/** What was deleted: snaps, analyses and replays (the domain's name for it, as an erasure reports it). */
+export type Deleted = ErasedCounts;
 
 export const NOTHING_DELETED: Deleted = { snaps: 0, commsAnalyses: 0, replays: 0 };
 
