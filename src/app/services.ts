@@ -20,8 +20,8 @@ import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { reportingOutages } from '../data/unavailable';
 import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
-import { createRedisStore } from '../data/rate-limit/redis-rate-limit-store';
-import { createMemoryStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
+import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
+import { createSharedRedis } from '../data/redis/shared-redis';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { countFailureBudget } from '../metrics/counted-failure-budget';
@@ -68,23 +68,18 @@ export async function createServices(config: Config, logger: Logger, options: Se
     poolMax: config.databasePoolMax,
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
-  // Redis connects while the migrations run: neither waits for the other.
-  const rateLimitStarting = config.redisUrl
-    ? createRedisStore({ redisUrl: config.redisUrl, prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000, logger })
-    : Promise.resolve(createMemoryStore());
+  // One Redis client for the rate limit and the failure budget; it connects while the migrations run.
+  const redis = config.redisUrl ? createSharedRedis({ url: config.redisUrl, logger }) : undefined;
+  const rateLimit = createRateLimitStore(redis, { prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000 });
+  const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });
+  const redisStarting = redis?.start();
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
   } catch (err) {
-    await (await rateLimitStarting).close();
+    await redis?.close();
     throw err;
   }
-  const rateLimit = await rateLimitStarting;
-  const failureBudget = await createFailureBudget({
-    ...config.failureBudget,
-    redisUrl: config.redisUrl,
-    prefix: config.rateLimitRedisPrefix,
-    logger,
-  });
+  await redisStarting;
   const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
@@ -130,6 +125,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       await rateLimit.close();
       await upstream?.close();
       await failureBudget.close();
+      await redis?.close();
       await db.destroy();
     },
   };

@@ -1,52 +1,20 @@
 /**
- * Create a snap (openapi/openapi.yaml, `createSnap`): refuse an account past its failure budget, hold a
- * credit, predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary
- * secondary profile (a failure of the call, counted against the budget), then store the snap and turn the hold into the charge in one statement. A
- * failure at any step stores nothing, charges nothing and gives the held credit back.
- * With an Idempotency-Key, it runs once per key.
+ * Create a snap (openapi/openapi.yaml, `createSnap`), as one paid call (paid-call.ts):
+ * predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary secondary
+ * profile (a failure of the call, counted against the budget), then store the snap and
+ * turn the hold into the charge in one statement.
  */
 import { AppError } from './app-error';
-import { chargedId, withCreditHeld } from './credits';
-import { assertClientWaiting } from './client-gone';
-import { assertWithinFailureBudget, countingFailures } from './failure-budget';
-import { idempotently, type Idempotent } from './idempotency';
+import { chargedId } from './credits';
+import type { Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
-import type {
-  Caller,
-  ClaimedKey,
-  CreditHold,
-  CreditsRepository,
-  FailureBudget,
-  IdempotencyRepository,
-  PredictContext,
-  Predicted,
-  Predictor,
-  SnapPrediction,
-  SnapRepository,
-  SnapSubject,
-  UpstreamTime,
-  UsageRepository,
-} from './ports';
-import { recordingFailedSpend } from './failed-spend';
+import { paidCall, type PaidCallDeps, type RequestContext } from './paid-call';
+import type { Caller, SnapPrediction, SnapRepository, SnapSubject } from './ports';
 import { heldToTaxonomy } from './taxonomy';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
-export interface CreateSnapDeps {
-  credits: CreditsRepository;
+export interface CreateSnapDeps extends PaidCallDeps {
   snaps: SnapRepository;
-  idempotency: IdempotencyRepository;
-  predictor: Predictor;
-  failureBudget: FailureBudget;
-  usage: UsageRepository;
-}
-
-export interface RequestContext {
-  requestId: string;
-  idempotencyKey?: string;
-  /** Aborts when the client is gone: its upstream call is cancelled and nothing is charged. */
-  signal?: AbortSignal;
-  /** Where the predictor's time is summed (Server-Timing). */
-  timing?: UpstreamTime;
 }
 
 export type SnapResult = {
@@ -58,36 +26,25 @@ export type SnapResult = {
   };
 };
 
-export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
-  await assertWithinFailureBudget(deps.failureBudget, caller.accountId, 'createSnap');
-  const call = { accountId: caller.accountId, key: context.idempotencyKey, operation: 'createSnap', input: subject };
-  return idempotently(
-    deps.idempotency,
-    call,
-    (claim) =>
-      withCreditHeld(deps.credits, caller.accountId, 'createSnap', (hold) =>
-        recordingFailedSpend(deps.usage, caller.accountId, (onSpend) => createSnapOnce(deps, hold, subject, { ...context, onSpend }, claim)),
-      ),
-    (snapId) => storedSnapResult(deps.snaps, caller, snapId),
-  );
-}
-
-async function createSnapOnce(
-  deps: CreateSnapDeps,
-  hold: CreditHold,
-  subject: SnapSubject,
-  context: RequestContext & Pick<PredictContext, 'onSpend'>,
-  claim: ClaimedKey | undefined,
-): Promise<SnapResult> {
-  const { snapResponse, prediction, provenance } = await countingFailures(deps.failureBudget, hold.accountId, 'createSnap', async () => {
-    const { result, provenance } = await predict(deps.predictor, subject, context);
-    const { prediction } = heldToTaxonomy(result);
-    const response = responseOf(subject, prediction);
-    assertClientWaiting(context, MESSAGES.snapGenerationFailed);
-    return { snapResponse: response, prediction, provenance };
+export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  return paidCall(deps, {
+    operation: 'createSnap',
+    caller,
+    input: subject,
+    context,
+    failureMessage: MESSAGES.snapGenerationFailed,
+    load: async () => subject,
+    predict: (predictor, _subject, predictContext) => predictor.predictSnap(subject, predictContext),
+    judge: ({ result, provenance }) => {
+      const { prediction } = heldToTaxonomy(result);
+      return { prediction, provenance, snapResponse: responseOf(subject, prediction) };
+    },
+    store: async (hold, { prediction, provenance, snapResponse }, claim) => {
+      const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });
+      return { snapId: chargedId(stored), snapResponse };
+    },
+    replay: (snapId) => storedSnapResult(deps.snaps, caller, snapId),
   });
-  const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });
-  return { snapId: chargedId(stored), snapResponse };
 }
 
 /** The prediction as the contract shows it; a Visionary secondary profile is refused. */
@@ -104,12 +61,4 @@ async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: n
   const snap = await snaps.findOwned(caller.accountId, snapId);
   if (!snap) throw new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: new Error(`replayed snap ${snapId} is missing`) });
   return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
-}
-
-async function predict(predictor: Predictor, subject: SnapSubject, { requestId, signal, timing, onSpend }: RequestContext & PredictContext): Promise<Predicted<SnapPrediction>> {
-  try {
-    return await predictor.predictSnap(subject, { requestId, signal, timing, onSpend });
-  } catch (cause) {
-    throw new AppError({ kind: 'generation_failed', message: MESSAGES.snapGenerationFailed, cause });
-  }
 }

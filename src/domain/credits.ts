@@ -1,33 +1,18 @@
 /**
  * The credit rule (docs/credit-holds.md): a credit is held before any paid work, so an
  * account never has more upstream calls in flight than credits; storing the result turns
- * the hold into the charge, and any failure gives the credit back at once.
+ * the hold into the charge, and any failure gives the credit back at once (paid-call.ts).
  */
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
 import { inProgress } from './idempotency';
 import type { ChargeOutcome, CreditHold, CreditsRepository } from './ports';
 
-/**
- * Runs `work` with one credit of the account held for it, or refuses at once when none
- * is available. `work` settles the hold by storing its result; if it throws, the hold is
- * released (one that was already settled gives nothing back). A release that fails now
- * (the database is gone) is left to the sweeper, which returns the hold after its lease.
- */
-export async function withCreditHeld<T>(
-  credits: CreditsRepository,
-  accountId: number,
-  operation: string,
-  work: (hold: CreditHold) => Promise<T>,
-): Promise<T> {
+/** One credit of the account held for a call of `operation`, or the refusal when none is available. */
+export async function holdCredit(credits: CreditsRepository, accountId: number, operation: string): Promise<CreditHold> {
   const hold = await credits.hold(accountId, operation);
   if (!hold) throw insufficientCredits();
-  try {
-    return await work(hold);
-  } catch (error) {
-    await credits.release(hold).catch(() => undefined);
-    throw error;
-  }
+  return hold;
 }
 
 export function insufficientCredits(): AppError {

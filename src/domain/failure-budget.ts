@@ -14,13 +14,3 @@ export async function assertWithinFailureBudget(budget: FailureBudget, accountId
   const refusal = await budget.refusal(accountId, operation);
   if (refusal) throw new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyRequests, retryAfterSeconds: refusal.retryAfterSeconds });
 }
-
-/** Runs a predictor call and what judges its answer; any failure of them counts against the account's budget. */
-export async function countingFailures<T>(budget: FailureBudget, accountId: number, operation: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    await budget.countFailure(accountId, operation);
-    throw error;
-  }
-}

@@ -23,19 +23,18 @@ export interface IdempotentCall {
   input: unknown;
 }
 
+/** The key this call claimed (none without a key), or the stored row of the earlier call it replays. */
+export type KeyClaim = { claimed: ClaimedKey | undefined; replayOf?: undefined } | { claimed?: undefined; replayOf: number };
+
 /**
- * Runs `work` once per key: `work` gets the claimed key, to be completed with the id of
- * the row it stores; a replay rebuilds the result from that row with `replay`. The claim
- * carries a token of this call, so that a call which outlived its lease (and lost the key
- * to another) can neither release nor complete the other's claim.
+ * Claims the call's key, or refuses: the same key with another body is 422, a key whose
+ * call still runs is 409. The claim carries a token of this call, so that a call which
+ * outlived its lease (and lost the key to another) can neither release nor complete the
+ * other's claim. Whoever claimed it releases it on failure and tells the repository when
+ * the call ended (paid-call.ts).
  */
-export async function idempotently<T>(
-  keys: IdempotencyRepository,
-  call: IdempotentCall,
-  work: (claimed: ClaimedKey | undefined) => Promise<T>,
-  replay: (resultId: number) => Promise<T>,
-): Promise<Idempotent<T>> {
-  if (call.key === undefined) return { result: await work(undefined), replayed: false };
+export async function claimKey(keys: IdempotencyRepository, call: IdempotentCall): Promise<KeyClaim> {
+  if (call.key === undefined) return { claimed: undefined };
   const fingerprint = fingerprintOf(call.operation, call.input);
   const claimed = { key: call.key, owner: randomUUID() };
   const claim = await keys.claim(call.accountId, claimed, fingerprint);
@@ -43,16 +42,8 @@ export async function idempotently<T>(
     throw new AppError({ kind: 'idempotency_mismatch', message: MESSAGES.idempotencyMismatch });
   }
   if (claim.status === 'pending') throw inProgress(claim.retryAfterSeconds);
-  if (claim.status === 'completed') return { result: await replay(claim.resultId), replayed: true };
-  try {
-    return { result: await work(claimed), replayed: false };
-  } catch (error) {
-    // A release the database did not take is retried by the repository once it answers.
-    await keys.release(call.accountId, claimed).catch(() => undefined);
-    throw error;
-  } finally {
-    keys.ended(call.accountId, claimed);
-  }
+  if (claim.status === 'completed') return { replayOf: claim.resultId };
+  return { claimed };
 }
 
 /** A claim not renewed for this long is taken over: its call died. */

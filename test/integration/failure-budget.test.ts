@@ -10,7 +10,9 @@ import { bodyOf } from '../support/json';
 import { reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTcpProxy } from '../support/tcp-proxy';
+import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 const VISIONARY = { ...UPSTREAM_PREDICTION, secondary_profile: 'Visionary', secondary_code: 'VI' };
 let fake: FakeOpenAi;
@@ -88,6 +90,33 @@ describe('failure budget', () => {
     expect((await snapStatuses(first, account.apiKey, 3)).map((r) => r.status)).toEqual([500, 500, 500]);
     expect((await second.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(429);
     expect(fake.requests).toHaveLength(3);
+  });
+
+  test('when Redis dies mid-run, then the process counts the budget alone, its earlier failures included, and the shared count returns with Redis', async () => {
+    const proxy = await startTcpProxy(requireEnv('REDIS_URL'));
+    try {
+      const server = await start({ FAILURE_BUDGET_CALLS: '3', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`, REDIS_URL: proxy.url });
+      fake.always(reply(VISIONARY));
+      const account = await createAccount(server, 5);
+      const shared = async () => sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'rate_limit_store_shared');
+      expect((await snapStatuses(server, account.apiKey, 1)).map((r) => r.status)).toEqual([500]);
+      expect(await shared()).toBe(1);
+
+      // Redis gone for this server: open connections cut, new ones never answered.
+      proxy.delayNewConnections(Infinity);
+      proxy.cutAll();
+      const statuses = (await snapStatuses(server, account.apiKey, 4)).map((r) => r.status);
+      expect(statuses).toEqual([500, 500, 429, 429]);
+      expect(fake.requests).toHaveLength(3);
+      expect(await shared()).toBe(0);
+
+      // Back: the connections held silent are cut, so the client's next one goes through.
+      proxy.delayNewConnections(0);
+      proxy.cutAll();
+      await until(async () => (await shared()) === 1, { intervalMs: 200, what: 'Redis used again after it came back' });
+    } finally {
+      await proxy.close();
+    }
   });
 
   test('when there is no Redis, then the process counts the budget alone', async () => {

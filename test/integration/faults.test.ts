@@ -88,8 +88,8 @@ describe('Redis stopped', () => {
       for (let i = 0; i < 5; i += 1) {
         const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'x-forwarded-for': ip });
         expect(response.status).toBe(201);
-        // Counted in the process. (That a silent Redis costs a request at most detachAfterMs is
-        // test/unit/data/rate-limit/failover-store.test.ts's, on fake timers: no elapsed time here.)
+        // Counted in the process. (That a silent Redis costs a request at most the 2 s bound is
+        // test/unit/data/redis/shared-redis.test.ts's, on fake timers: no elapsed time here.)
         expect(response.headers.get('x-ratelimit-remaining')).toBe(String(49 - i));
       }
     } finally {

@@ -4,16 +4,15 @@
  * count alone.
  */
 import type { FailureBudget } from '../../domain/ports';
-import type { Logger } from '../../support/logger';
+import type { SharedRedis } from '../redis/shared-redis';
 import { MemoryFailureBudget } from './memory-failure-budget';
 import { createRedisFailureBudget, type ClosableFailureBudget } from './redis-failure-budget';
 
 export interface FailureBudgetOptions {
   calls: number;
   windowSeconds: number;
-  redisUrl: string | undefined;
+  redis: SharedRedis | undefined;
   prefix: string;
-  logger: Logger;
 }
 
 const UNLIMITED: FailureBudget = {
@@ -21,10 +20,10 @@ const UNLIMITED: FailureBudget = {
   countFailure: async () => undefined,
 };
 
-export async function createFailureBudget(options: FailureBudgetOptions): Promise<ClosableFailureBudget> {
+export function createFailureBudget(options: FailureBudgetOptions): ClosableFailureBudget {
   const limits = { calls: options.calls, windowMs: options.windowSeconds * 1000 };
   if (limits.calls === 0) return { ...UNLIMITED, close: async () => undefined };
-  if (options.redisUrl) return createRedisFailureBudget({ ...limits, redisUrl: options.redisUrl, prefix: options.prefix, logger: options.logger });
+  if (options.redis) return createRedisFailureBudget({ ...limits, redis: options.redis, prefix: options.prefix });
   const local = new MemoryFailureBudget(limits);
   return {
     refusal: (accountId) => local.refusal(accountId),

@@ -9,26 +9,20 @@
  * account costs Redis one PTTL a second per instance rather than one per call.
  *
  * Redis absent (no REDIS_URL): the composition root uses the in-process budget alone.
- * Redis configured but not answering (down, slower than `fallbackAfterMs`, judged after
- * the event loop has read its I/O, so a busy process does not mistake its own lag for a
- * slow Redis: withTimeoutAfterIo): this
- * process's own count answers, which every failure also updates, so an account that
+ * Redis configured but unavailable (shared-redis.ts's one policy, the rate limit's too):
+ * this process's own count answers, which every failure also updates, so an account that
  * failed here is still bounded here; counts of other instances are missed until Redis
- * answers again. A call is never refused, or held up, because Redis is away.
+ * answers again. A call is never refused because Redis is away.
  */
 import { randomUUID } from 'node:crypto';
 import type { FailureBudget } from '../../domain/ports';
-import type { Logger } from '../../support/logger';
-import { withTimeoutAfterIo } from '../../support/with-timeout';
+import type { SharedRedis } from '../redis/shared-redis';
 import { MemoryFailureBudget, type FailureBudgetLimits } from './memory-failure-budget';
 
 export interface RedisFailureBudgetOptions extends FailureBudgetLimits {
-  redisUrl: string;
+  redis: SharedRedis;
   /** Prefix of the keys: deployments sharing one Redis share budgets only with the same prefix. */
   prefix: string;
-  logger: Logger;
-  /** A Redis answer slower than this is not waited for: this process's count answers. */
-  fallbackAfterMs?: number;
   /** How long Redis's "not refused" for an account is taken as still true. */
   sharedAnswerMs?: number;
 }
@@ -57,16 +51,8 @@ if count >= budget then
 end
 return count`;
 
-export async function createRedisFailureBudget(options: RedisFailureBudgetOptions): Promise<ClosableFailureBudget> {
-  const { redisUrl, prefix, logger, calls, windowMs, fallbackAfterMs = 100, sharedAnswerMs = 1000 } = options;
-  const { createClient } = await import('@redis/client');
-  const client = createClient({
-    url: redisUrl,
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
-  });
-  client.on('error', (err: Error) => logger.debug({ err: err.message }, 'failure budget: redis client error'));
-  client.connect().catch(() => undefined); // the client retries for ever; until it is ready, this process counts alone
+export function createRedisFailureBudget(options: RedisFailureBudgetOptions): ClosableFailureBudget {
+  const { redis, prefix, calls, windowMs, sharedAnswerMs = 1000 } = options;
   const local = new MemoryFailureBudget({ calls, windowMs });
   /** Account → until when Redis's last answer holds, and until when it refuses the account (0: not refused). */
   const kept = new Map<number, { holdsUntil: number; refusedUntil: number }>();
@@ -74,15 +60,8 @@ export async function createRedisFailureBudget(options: RedisFailureBudgetOption
     refusedUntil > now ? { retryAfterSeconds: Math.max(1, Math.ceil((refusedUntil - now) / 1000)) } : undefined;
   const failuresKey = (accountId: number) => `${prefix}failures:${accountId}`;
   const refusedKey = (accountId: number) => `${prefix}refused:${accountId}`;
-  const shared = async <T>(command: string[]): Promise<T | undefined> => {
-    if (!client.isReady) return undefined;
-    try {
-      return (await withTimeoutAfterIo(client.sendCommand(command), fallbackAfterMs)) as T;
-    } catch (err) {
-      logger.debug({ err: String(err) }, 'failure budget: Redis did not answer; this process counts alone');
-      return undefined;
-    }
-  };
+  /** The command's answer, or undefined while Redis is unavailable: this process counts alone. */
+  const shared = <T>(command: string[]): Promise<T | undefined> => redis.orLocal(async () => (await redis.send(command)) as T, () => undefined);
   return {
     async refusal(accountId) {
       // This process's own failures answer first: it never waits on Redis to know what it counted itself.
@@ -106,8 +85,6 @@ export async function createRedisFailureBudget(options: RedisFailureBudgetOption
     },
     async close() {
       local.close();
-      if (client.isOpen) await client.close();
-      else client.destroy();
     },
   };
 }
