@@ -59,7 +59,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const supervisor = new WorkerSupervisor<Worker>({
     workers: config.webConcurrency,
     readyTimeoutMs: WORKER_READY_TIMEOUT_MS,
-    shutdownAfterMs: config.shutdownTimeoutSeconds * 1000 + SHUTDOWN_GRACE_MS,
+    shutdownAfterMs: config.timeBudget.shutdownMs + SHUTDOWN_GRACE_MS,
     fork: () => cluster.fork(),
     describe: (worker) => ({ workerId: worker.id, pid: worker.process.pid }),
     isConnected: (worker) => worker.isConnected(),

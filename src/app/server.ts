@@ -56,7 +56,7 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     adminUrl: urlOf(admin),
     close: () => {
       closing ??= (async () => {
-        await Promise.all([apiDrain, adminDrain].map((drain) => drain.drain(config.shutdownTimeoutSeconds * 1000)));
+        await Promise.all([apiDrain, adminDrain].map((drain) => drain.drain(config.timeBudget.shutdownMs)));
         await services.close();
       })();
       return closing;

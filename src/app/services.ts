@@ -3,9 +3,7 @@
  * closes them in reverse order.
  */
 import type { Knex } from 'knex';
-import { creditHoldLeaseSeconds, sweepIntervalMs } from '../config/call-budget';
-import type { Config, OpenAiConfig, UpstreamEndpoint } from '../config/config';
-import type { RouteBudget } from '../config/upstream-budget';
+import type { Config, OpenAiConfig, PerRoute, UpstreamBudget, UpstreamEndpoint } from '../config/config';
 import { KnexAccountRepository } from '../data/account-repository';
 import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
@@ -18,7 +16,7 @@ import { KnexPersonalDataRepository } from '../data/personal-data-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
-import { reportingOutages } from '../data/unavailable';
+import { isDatabaseUnavailable } from '../data/unavailable';
 import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
 import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import { createSharedRedis } from '../data/redis/shared-redis';
@@ -51,6 +49,7 @@ export interface Services {
   /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
   upstreamHealth: UpstreamHealth | undefined;
   failureBudget: FailureBudget;
+  isOutage: (err: unknown) => boolean;
   rateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
@@ -80,17 +79,18 @@ export async function createServices(config: Config, logger: Logger, options: Se
     throw err;
   }
   await redisStarting;
-  const credits = reportingOutages(new KnexCreditHoldRepository(db, creditHoldLeaseSeconds(config)));
+  const credits = new KnexCreditHoldRepository(db, config.timeBudget.holdLeaseSeconds);
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
-  const callers = new CachedCallerRepository(countKeyLookups(reportingOutages(new KnexCallerRepository(db)), metrics));
+  // The key cache, around the lookups that reach the database, each one counted.
+  const callers = new CachedCallerRepository(countKeyLookups(new KnexCallerRepository(db), metrics));
   callers.start();
-  const accounts = reportingOutages(new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash)));
+  const accounts = new KnexAccountRepository(db, (keyHash) => callers.forget(keyHash));
   const charges = new ChargingStatements(db);
   const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
-    intervalMs: sweepIntervalMs(config),
+    intervalMs: config.timeBudget.sweepIntervalMs,
     retentionDays: config.snapRetentionDays,
     onSwept: ({ holdsReturned, idempotencyKeysDeleted, expired }) => {
       metrics.creditHoldsExpired.inc(holdsReturned);
@@ -101,21 +101,26 @@ export async function createServices(config: Config, logger: Logger, options: Se
     onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
   });
   sweeper.start();
-  const idempotency = reportingOutages(new KnexIdempotencyRepository(db));
+  const idempotency = new KnexIdempotencyRepository(db);
   idempotency.start();
   return {
     db,
     callers,
     accounts,
-    personalData: reportingOutages(new KnexPersonalDataRepository(db)),
+    personalData: new KnexPersonalDataRepository(db),
     credits,
-    snaps: countSnapCharges(reportingOutages(new KnexSnapRepository(db, charges, config.keepRequestTexts)), metrics.creditsCharged),
-    comms: countCommsCharges(reportingOutages(new KnexCommsRepository(db, charges, config.keepRequestTexts)), metrics.creditsCharged),
+    // The charging repositories, each charge counted in credits_charged_total.
+    snaps: countSnapCharges(new KnexSnapRepository(db, charges, config.keepRequestTexts), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db, charges, config.keepRequestTexts), metrics.creditsCharged),
     idempotency,
-    usage: reportingOutages(new KnexUsageRepository(db)),
+    usage: new KnexUsageRepository(db),
+    // The predictor, timed and its tokens counted (metrics/instrumented-predictor.ts).
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
     upstreamHealth,
+    // The failure budget, its refusals and failures counted.
     failureBudget: countFailureBudget(failureBudget, metrics),
+    // The repositories let database errors through as the driver threw them; the error mapper asks this which are outages (503).
+    isOutage: isDatabaseUnavailable,
     rateLimit,
     metrics,
     close: async () => {
@@ -156,20 +161,17 @@ async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAge
 
 /**
  * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
- * when one is configured. Each route's budget (config/upstream-budget.ts) bounds its whole
- * call: with a fallback the primary gets its part and the fallback whatever is left (all
- * of it while the breaker skips the primary). The OpenAI client is loaded only when it is configured:
- * the embedded default starts without it.
+ * when one is configured. Each is given its part of the time budget as config computed it
+ * (config/time-budget.ts): the primary its share of each route's call, the fallback as much
+ * as the whole, which the fallback's deadline (the whole call's) cuts to what is left.
+ * The OpenAI client is loaded only when it is configured: the embedded default starts without it.
  */
 async function createPredictor(config: Config, metrics: Metrics, upstreams: UpstreamAgents | undefined): Promise<Predictor> {
-  if (!config.openai || !upstreams) return new EmbeddedPredictor();
+  const budget = config.timeBudget.upstream;
+  if (!config.openai || !upstreams || !budget) return new EmbeddedPredictor();
   const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
   const settings = config.openai;
-  const ms = (pick: (budget: RouteBudget) => number): { predictSnap: number; analyseComms: number } => ({
-    predictSnap: Math.max(1, Math.round(pick(settings.budgets.predictSnap) * 1000)),
-    analyseComms: Math.max(1, Math.round(pick(settings.budgets.analyseComms) * 1000)),
-  });
-  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, timeoutMs: { predictSnap: number; analyseComms: number }): Predictor =>
+  const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, times: PerRoute<UpstreamBudget>): Predictor =>
     new OpenAiPredictor({
       kind: endpoint.kind,
       apiKey: endpoint.apiKey,
@@ -177,8 +179,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       model: endpoint.model,
       apiVersion: endpoint.apiVersion,
       upstream: name,
-      timeoutMs,
-      attemptTimeoutMs: ms((budget) => budget.attemptTimeoutSeconds),
+      budget: times,
       maxRetries: settings.maxRetries,
       hasFallback: name === 'primary' && settings.fallback !== undefined,
       agent: upstreams.agents[name],
@@ -191,11 +192,11 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });
-  if (!settings.fallback) return upstream(settings.primary, 'primary', ms((budget) => budget.timeoutSeconds));
+  if (!settings.fallback || !budget.fallback) return upstream(settings.primary, 'primary', budget.primary);
   return withFallback({
-    primary: upstream(settings.primary, 'primary', ms((budget) => budget.primarySeconds)),
-    fallback: upstream(settings.fallback, 'fallback', ms((budget) => budget.timeoutSeconds)),
+    primary: upstream(settings.primary, 'primary', budget.primary),
+    fallback: upstream(settings.fallback, 'fallback', budget.fallback),
     breaker: new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000 }),
-    timeoutMs: ms((budget) => budget.timeoutSeconds),
+    timeoutMs: budget.wholeMs,
   });
 }

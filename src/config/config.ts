@@ -4,8 +4,8 @@
  * Every variable is documented in docs/operations.md, "Configuration".
  */
 import { readMaxRequestsInFlight } from './admission';
-import { longestCallSeconds } from './call-budget';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
+import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
 import { ConfigError } from './config-error';
 import { EnvReader, type Env } from './env-reader';
@@ -14,6 +14,7 @@ export { ConfigError } from './config-error';
 export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
 export type { Env } from './env-reader';
 export type { FailureBudgetConfig } from './failure-budget';
+export type { PerRoute, TimeBudget, UpstreamBudget, UpstreamTimes } from './time-budget';
 
 export interface Config {
   nodeEnv: string;
@@ -40,7 +41,11 @@ export interface Config {
   logLevel: string;
   /** Validate responses against the spec (on outside production). */
   validateResponses: boolean;
-  shutdownTimeoutSeconds: number;
+  /**
+   * Every bound in time that follows from the longest paid call, in milliseconds: each
+   * route's upstream call, the hold lease, the sweep, the shutdown (time-budget.ts).
+   */
+  timeBudget: TimeBudget;
   /**
    * How long a client may take to send a whole request (headers and body) before Node's
    * HTTP server answers it `408` itself; what a 32 KiB body needs on a slow link.
@@ -65,6 +70,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const read = new EnvReader(env);
   const nodeEnv = read.string('NODE_ENV', 'development');
+  const openai = readOpenAiConfig(read, env);
   const config: Config = {
     nodeEnv,
     host: read.string('HOST', '0.0.0.0'),
@@ -80,40 +86,22 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
     rateLimitRedisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'pps:rl:'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
-    openai: readOpenAiConfig(read, env),
+    openai,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     validateResponses: read.boolean('VALIDATE_RESPONSES', nodeEnv !== 'production'),
-    shutdownTimeoutSeconds: 0, // set below: its default and its minimum follow the upstream bound
     // 32 KiB of body and 16 KiB of headers take 27 s at 14.4 kbit/s; Node's default is 300 s.
     requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 30, { min: 1, max: 300 }),
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
     webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
     failureBudget: readFailureBudget(read),
+    timeBudget: readTimeBudget(read, openai && { maxOutputTokens: openai.maxOutputTokens, maxRetries: openai.maxRetries, hasFallback: openai.fallback !== undefined }),
     snapRetentionDays: read.integer('SNAP_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
     keepRequestTexts: read.boolean('KEEP_REQUEST_TEXTS', false),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
-  config.shutdownTimeoutSeconds = readShutdownTimeout(read, config.openai);
   assertClusterable(config);
   return Object.freeze(config);
-}
-
-/**
- * A deploy must not cut paid calls: on SIGTERM the service waits for calls in flight,
- * so the shutdown timeout is at least the longest a call can run (its default).
- */
-function readShutdownTimeout(read: EnvReader, openai: OpenAiConfig | undefined): number {
-  const longestCall = longestCallSeconds(openai);
-  const seconds = read.number('SHUTDOWN_TIMEOUT_SECONDS', longestCall, { min: 0, max: 3600 });
-  if (seconds < longestCall) {
-    const upstream = openai ? `OPENAI_TIMEOUT_SECONDS (${openai.timeoutSeconds})` : 'no upstream timeout (embedded predictor)';
-    throw new ConfigError(
-      'SHUTDOWN_TIMEOUT_SECONDS',
-      `must be at least ${longestCall} (got ${seconds}): ${upstream} plus 15 s to store the result, so that a shutdown lets paid calls in flight finish`,
-    );
-  }
-  return seconds;
 }
 
 /**

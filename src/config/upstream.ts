@@ -9,7 +9,6 @@
 import { ConfigError } from './config-error';
 import type { Env, EnvReader } from './env-reader';
 import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from './output-bounds';
-import { DEFAULT_FIRST_TOKEN_SECONDS, DEFAULT_MIN_TOKENS_PER_SECOND, longestTimeoutSeconds, readRouteBudgets, type RouteBudgets } from './upstream-budget';
 
 export interface UpstreamEndpoint {
   /** `openai`: Chat Completions at `{baseUrl}/chat/completions`; `azure`: a classic deployment. */
@@ -31,13 +30,6 @@ export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 export interface OpenAiConfig {
   primary: UpstreamEndpoint;
   fallback: UpstreamEndpoint | undefined;
-  /** The longest whole call of any route (budgets): what shutdown and credit holds must outlast. */
-  timeoutSeconds: number;
-  /** Per route: the whole call, the primary's part, one attempt (upstream-budget.ts). */
-  budgets: RouteBudgets;
-  /** The slowest generation speed the budgets plan for, and the time before the first token. */
-  minTokensPerSecond: number;
-  firstTokenSeconds: number;
   maxRetries: number;
   /** Per operation; OPENAI_MAX_OUTPUT_TOKENS sets both. */
   maxOutputTokens: OutputBounds;
@@ -83,7 +75,7 @@ export function readOpenAiConfig(read: EnvReader, env: Env): OpenAiConfig | unde
   const primary = openAi ?? azure;
   if (!primary) return undefined;
   const second = openAi ? (fallback ?? azure) : fallback;
-  return { primary, fallback: second, ...readBounds(read, env, second !== undefined) };
+  return { primary, fallback: second, ...readBounds(read, env) };
 }
 
 /**
@@ -152,16 +144,11 @@ function isLoopback(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-function readBounds(read: EnvReader, env: Env, hasFallback: boolean): Omit<OpenAiConfig, 'primary' | 'fallback'> {
+function readBounds(read: EnvReader, env: Env): Omit<OpenAiConfig, 'primary' | 'fallback'> {
   const maxRetries = read.integer('OPENAI_MAX_RETRIES', 1, { min: 0, max: 10 });
   const maxOutputTokensSet = read.optionalString('OPENAI_MAX_OUTPUT_TOKENS') === undefined ? undefined : read.integer('OPENAI_MAX_OUTPUT_TOKENS', 0, { min: 16, max: 1_000_000 });
   const maxOutputTokens = maxOutputTokensSet === undefined ? { ...DEFAULT_MAX_OUTPUT_TOKENS } : { predictSnap: maxOutputTokensSet, analyseComms: maxOutputTokensSet };
-  const budgets = readRouteBudgets(read, { maxOutputTokens, maxRetries, hasFallback });
   return {
-    timeoutSeconds: longestTimeoutSeconds(budgets),
-    budgets,
-    minTokensPerSecond: read.number('OPENAI_MIN_TOKENS_PER_SECOND', DEFAULT_MIN_TOKENS_PER_SECOND, { min: 0.1, max: 1_000_000 }),
-    firstTokenSeconds: read.number('OPENAI_FIRST_TOKEN_SECONDS', DEFAULT_FIRST_TOKEN_SECONDS, { min: 0, max: 3600 }),
     maxRetries,
     maxOutputTokens,
     maxTokensParameter: read.oneOf('OPENAI_MAX_TOKENS_PARAMETER', MAX_TOKENS_PARAMETERS, 'max_completion_tokens') as MaxTokensParameter,

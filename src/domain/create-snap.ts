@@ -33,8 +33,9 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
     input: subject,
     context,
     failureMessage: MESSAGES.snapGenerationFailed,
+    // The subject is the request itself: nothing to read before the hold.
     load: async () => subject,
-    predict: (predictor, _subject, predictContext) => predictor.predictSnap(subject, predictContext),
+    predict: (predictor, person, predictContext) => predictor.predictSnap(person, predictContext),
     judge: ({ result, provenance }) => {
       const { prediction } = heldToTaxonomy(result);
       return { prediction, provenance, snapResponse: responseOf(subject, prediction) };

@@ -30,7 +30,7 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
   app.use(opsRoutes(ops));
   if (adminToken === undefined) {
     app.use((_req, _res, next) => next(new AppError({ kind: 'not_found', message: MESSAGES.adminApiOff })));
-    app.use(errorMapper);
+    app.use(errorMapper(services.isOutage));
     return app;
   }
   app.use(requestLog(logger.child({ listener: 'admin' })));
@@ -44,7 +44,7 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
     ...EXPORT_OPERATIONS,
   ]);
   app.use(router);
-  app.use(errorMapper);
+  app.use(errorMapper(services.isOutage));
   return app;
 }
 

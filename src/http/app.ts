@@ -56,6 +56,6 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
   const router = express.Router();
   bindOperations(router, SPEC_PATHS.public, publicHandlers(services));
   app.use(router);
-  app.use(errorMapper);
+  app.use(errorMapper(services.isOutage));
   return app;
 }

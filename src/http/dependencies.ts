@@ -17,6 +17,7 @@ import type {
   UsageRepository,
 } from '../domain/ports';
 import type { Metrics } from '../metrics/registry';
+import type { OutageClassifier } from './error-mapper';
 
 export interface ApiDependencies {
   callers: CallerRepository;
@@ -31,9 +32,12 @@ export interface ApiDependencies {
   metrics: Metrics;
   /** True while the process shuts down: new requests are answered 503 (app/drain.ts). */
   draining?: () => boolean;
+  /** Tells a database outage (answered 503) from a bug (500): the error mapper asks it. */
+  isOutage: OutageClassifier;
 }
 
 export interface AdminDependencies {
   accounts: AccountRepository;
   personalData: PersonalDataRepository;
+  isOutage: OutageClassifier;
 }

@@ -2,7 +2,8 @@
  * The one error mapper: every error thrown or forwarded anywhere in the app ends here
  * and leaves as the envelope (or, for 401, the bare body) with the right status.
  * Nothing a client sends reaches the `internal` branch; if something does, it is a bug,
- * logged with the request id.
+ * logged with the request id. An outage of what the service stands on (the database)
+ * is told from a bug by `isOutage`, given by the composition root, and answered 503.
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, type ErrorKind } from '../domain/app-error';
@@ -34,8 +35,11 @@ const STATUS_OF: Record<ErrorKind, number> = {
 /** Answers the service gives on purpose, under load: not server errors worth a log line each. */
 const EXPECTED: ReadonlySet<ErrorKind> = new Set(['overloaded']);
 
-export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
-  const error = toAppError(err, req);
+/** Whether an error that is no AppError is an outage (503) rather than a bug (500). */
+export type OutageClassifier = (err: unknown) => boolean;
+
+export const errorMapper = (isOutage: OutageClassifier): ErrorRequestHandler => (err, req, res, _next) => {
+  const error = toAppError(err, req, isOutage);
   const status = STATUS_OF[error.kind];
   if (status >= 500 && !EXPECTED.has(error.kind)) logServerError(req, error);
   if (res.headersSent) {
@@ -51,8 +55,9 @@ export const errorMapper: ErrorRequestHandler = (err, req, res, _next) => {
   res.status(status).json(body);
 };
 
-function toAppError(err: unknown, req: Request): AppError {
+function toAppError(err: unknown, req: Request, isOutage: OutageClassifier): AppError {
   if (err instanceof AppError) return err;
+  if (isOutage(err)) return new AppError({ kind: 'unavailable', message: MESSAGES.serviceUnavailable, cause: err });
   const bodyParserError = fromBodyParser(err);
   if (bodyParserError) return bodyParserError;
   const validatorError = fromValidator(err, req);

@@ -6,13 +6,17 @@
 import type { CallerRepository } from '../domain/ports';
 import type { Metrics } from './registry';
 
-export function countKeyLookups<T extends CallerRepository>(repository: T, metrics: Pick<Metrics, 'apiKeyLookups'>): T {
-  const findByKeyHash = repository.findByKeyHash.bind(repository);
-  // The repository's other methods (the deactivation poll) pass through its prototype unchanged.
-  return Object.assign(Object.create(repository) as T, {
-    findByKeyHash: (keyHash: string) => {
+/** The lookups the key cache makes, and the deactivation poll it also needs, which is passed through. */
+interface KeySource extends CallerRepository {
+  deactivatedWithin(withinSeconds: number): Promise<string[]>;
+}
+
+export function countKeyLookups(repository: KeySource, metrics: Pick<Metrics, 'apiKeyLookups'>): KeySource {
+  return {
+    findByKeyHash: (keyHash) => {
       metrics.apiKeyLookups.inc();
-      return findByKeyHash(keyHash);
+      return repository.findByKeyHash(keyHash);
     },
-  });
+    deactivatedWithin: (withinSeconds) => repository.deactivatedWithin(withinSeconds),
+  };
 }

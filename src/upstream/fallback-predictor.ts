@@ -2,8 +2,8 @@
  * A Predictor made of two: the primary answers; when it fails (any PredictorError:
  * connection error, timeout, 429, 5xx, unusable or truncated output), the same request
  * goes to the fallback. Both run under one deadline, `timeoutMs`, the whole call's
- * bound: the primary is built with a share of it (services.ts), the fallback gets what
- * is left. A circuit breaker skips a primary that keeps failing, so an outage does not
+ * bound: the primary is built with its share of it (config/time-budget.ts), the fallback
+ * gets what is left. A circuit breaker skips a primary that keeps failing, so an outage does not
  * cost each request the primary's timeout; once its cool-down has passed, one trial call
  * tries the primary again while the others keep going to the fallback. A call the
  * caller aborted, or whose whole time ran out, is not passed to the fallback.

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
 /**
- * The budget settings of a service pointed at this fake (config/upstream-budget.ts): it
+ * The budget settings of a service pointed at this fake (config/time-budget.ts): it
  * writes its answers at once, so the slowest speed to plan for is high and no time goes
  * before the first token. Needed beside a short OPENAI_TIMEOUT_SECONDS, which startup
  * otherwise refuses as too short for the default token bounds.

@@ -3,11 +3,11 @@
  * Completions with a strict JSON-schema response format (docs/upstream.md, "Pointing at an LLM").
  *
  * Every request carries an output-token bound, `store: false` (not to Azure), and the
- * temperature, seed and reasoning effort when configured. `timeoutMs` bounds the whole call, retries and
- * their waits included: one deadline signal, joined with the caller's signal, is passed
- * to the SDK and also raced against it. `attemptTimeoutMs` bounds each HTTP attempt,
- * body included, from when it is written to its socket (upstream-agent.ts). Both may
- * differ per operation (config/upstream.ts derives them from the token bounds). The
+ * temperature, seed and reasoning effort when configured. Its budget (config/time-budget.ts, computed once at
+ * start-up) gives each operation `callMs`, which bounds this upstream's whole call,
+ * retries and their waits included: one deadline signal, joined with the caller's signal,
+ * is passed to the SDK and also raced against it; and `attemptMs`, which bounds each HTTP
+ * attempt, body included, from when it is written to its socket (upstream-agent.ts). The
  * SDK makes one attempt per request; whether another follows is retry-policy.ts's call.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +24,7 @@ import { mapCommsAnalysis } from './map-comms-analysis';
 import { mapSnapPrediction } from './map-snap-prediction';
 import { matchesSchema } from './matches-schema';
 import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from '../../config/output-bounds';
+import type { UpstreamBudget } from '../../config/time-budget';
 import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
 import { readCompletionJson, readUsage } from './read-completion';
@@ -52,10 +53,8 @@ export interface OpenAiPredictorOptions {
   apiVersion?: string;
   /** Which upstream this is, named in the provenance and the metrics (default `primary`). */
   upstream?: UpstreamName;
-  /** Upper bound of one whole call, retries included. Positive integers. */
-  timeoutMs: PerOperation<number>;
-  /** Upper bound of one HTTP attempt once sent (default: timeoutMs shared by the attempts). */
-  attemptTimeoutMs?: PerOperation<number>;
+  /** This upstream's part of each route's time budget: its whole call and one attempt, in positive whole milliseconds. */
+  budget: PerOperation<UpstreamBudget>;
   /** Retries after the first attempt, when retry-policy.ts finds one worth making. */
   maxRetries: number;
   /** A fallback takes over when this upstream gives up: no retry after an attempt timeout. */
@@ -78,11 +77,6 @@ export interface OpenAiPredictorOptions {
   random?: () => number;
 }
 
-interface Budget {
-  timeoutMs: number;
-  attemptTimeoutMs: number;
-}
-
 interface Completion {
   operation: Operation;
   prompt: PromptMessages;
@@ -99,7 +93,7 @@ interface Answer {
 export class OpenAiPredictor implements Predictor {
   /** One client per operation, each counting its own HTTP attempts. */
   private readonly clients: Record<Operation, OpenAI>;
-  private readonly budgets: Record<Operation, Budget>;
+  private readonly budgets: Record<Operation, UpstreamBudget>;
   private readonly agent: UpstreamAgent;
   private readonly options: Required<Pick<OpenAiPredictorOptions, 'upstream' | 'maxOutputTokens' | 'maxTokensParameter'>> & OpenAiPredictorOptions;
 
@@ -111,12 +105,7 @@ export class OpenAiPredictor implements Predictor {
       maxTokensParameter: 'max_completion_tokens',
       ...options,
     };
-    const budgetOf = (operation: Operation): Budget => {
-      const timeoutMs = valueFor(options.timeoutMs, operation);
-      const shared = Math.max(1, Math.floor(timeoutMs / (options.maxRetries + 1)));
-      return { timeoutMs, attemptTimeoutMs: options.attemptTimeoutMs === undefined ? shared : valueFor(options.attemptTimeoutMs, operation) };
-    };
-    this.budgets = { predictSnap: budgetOf('predictSnap'), analyseComms: budgetOf('analyseComms') };
+    this.budgets = { predictSnap: valueFor(options.budget, 'predictSnap'), analyseComms: valueFor(options.budget, 'analyseComms') };
     this.agent = options.agent ?? new UpstreamAgent({ maxSockets: DEFAULT_MAX_SOCKETS });
     const connection: Connection = {
       kind: options.kind ?? 'openai',
@@ -148,7 +137,7 @@ export class OpenAiPredictor implements Predictor {
   }
 
   private async complete(completion: Completion, context: PredictContext): Promise<Answer> {
-    const deadline = new CallDeadline(this.budgets[completion.operation].timeoutMs, context.signal);
+    const deadline = new CallDeadline(this.budgets[completion.operation].callMs, context.signal);
     // The response, once there is one: a failed call's usage is counted too (every token counted).
     let response: unknown;
     try {
@@ -192,7 +181,7 @@ export class OpenAiPredictor implements Predictor {
   private attempt(completion: Completion, deadline: CallDeadline): Promise<unknown> {
     const { operation } = completion;
     const queuedAt = Date.now();
-    const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptTimeoutMs, () => this.options.onSent?.(operation, Date.now() - queuedAt));
+    const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptMs, () => this.options.onSent?.(operation, Date.now() - queuedAt));
     this.options.onAttempt?.(operation);
     const { signal } = deadline;
     // The SDK's own timer is only a backstop: the attempt's bound is the dispatcher's, from when it is sent.
@@ -247,10 +236,9 @@ function assertOptions(options: OpenAiPredictorOptions): void {
   if (options.baseURL === '') throw new Error('OpenAiPredictor: baseURL is empty');
   if (options.model === '') throw new Error('OpenAiPredictor: model is empty');
   if (options.kind === 'azure' && !options.apiVersion) throw new Error('OpenAiPredictor: apiVersion is empty');
-  for (const [name, value] of [['timeoutMs', options.timeoutMs], ['attemptTimeoutMs', options.attemptTimeoutMs ?? 1]] as const) {
-    for (const operation of ['predictSnap', 'analyseComms'] as const) {
-      const ms = valueFor(value, operation);
-      if (!Number.isInteger(ms) || ms <= 0) throw new Error(`OpenAiPredictor: ${name} must be a positive integer`);
+  for (const operation of ['predictSnap', 'analyseComms'] as const) {
+    for (const [name, ms] of Object.entries(valueFor(options.budget, operation))) {
+      if (!Number.isInteger(ms) || ms <= 0) throw new Error(`OpenAiPredictor: budget.${name} must be a positive integer`);
     }
   }
   if (!Number.isInteger(options.maxRetries) || options.maxRetries < 0) {
@@ -258,6 +246,6 @@ function assertOptions(options: OpenAiPredictorOptions): void {
   }
 }
 
-function valueFor<T>(value: PerOperation<T>, operation: Operation): T {
-  return typeof value === 'object' && value !== null ? (value as { readonly [operation in Operation]: T })[operation] : (value as T);
+function valueFor<T extends object>(value: PerOperation<T>, operation: Operation): T {
+  return operation in value ? (value as { readonly [operation in Operation]: T })[operation] : (value as T);
 }

@@ -22,18 +22,25 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
-  test('when OPENAI_API_KEY is set, then the OpenAI settings come with their defaults', () => {
-    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).openai).toEqual({
+  test('when OPENAI_API_KEY is set, then the OpenAI settings come with their defaults and the time budget follows from them', () => {
+    const config = loadConfig({ OPENAI_API_KEY: 'sk-x' });
+    // A snap attempt: 5 s + 1,000 tokens at 50/s; comms: 5 s + 4,000 at 50/s. Two attempts and an 8 s back-off.
+    expect(config.timeBudget).toEqual({
+      upstream: {
+        wholeMs: { predictSnap: 58_000, analyseComms: 178_000 },
+        primary: { predictSnap: { callMs: 58_000, attemptMs: 25_000 }, analyseComms: { callMs: 178_000, attemptMs: 85_000 } },
+        fallback: undefined,
+      },
+      longestUpstreamMs: 178_000,
+      // Plus 15 s to store the result: the hold's lease and the shutdown's default; the sweeper looks every 30 s at most.
+      longestCallMs: 193_000,
+      holdLeaseSeconds: 193,
+      sweepIntervalMs: 30_000,
+      shutdownMs: 193_000,
+    });
+    expect(config.openai).toEqual({
       primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
       fallback: undefined,
-      // A snap attempt: 5 s + 1,000 tokens at 50/s; comms: 5 s + 4,000 at 50/s. Two attempts and an 8 s back-off.
-      timeoutSeconds: 178,
-      budgets: {
-        predictSnap: { timeoutSeconds: 58, primarySeconds: 58, attemptTimeoutSeconds: 25 },
-        analyseComms: { timeoutSeconds: 178, primarySeconds: 178, attemptTimeoutSeconds: 85 },
-      },
-      minTokensPerSecond: 50,
-      firstTokenSeconds: 5,
       maxRetries: 1,
       maxOutputTokens: { predictSnap: 1000, analyseComms: 4000 },
       maxTokensParameter: 'max_completion_tokens',
@@ -48,7 +55,7 @@ describe('loadConfig', () => {
   });
 
   test('when the upstream bounds and sampling are set, then they are read', () => {
-    const openai = loadConfig({
+    const { openai, timeBudget } = loadConfig({
       OPENAI_API_KEY: 'sk-x',
       OPENAI_TIMEOUT_SECONDS: '200',
       OPENAI_ATTEMPT_TIMEOUT_SECONDS: '90',
@@ -57,10 +64,14 @@ describe('loadConfig', () => {
       OPENAI_TEMPERATURE: '0.7',
       OPENAI_SEED: '42',
       OPENAI_REASONING_EFFORT: 'low',
-    }).openai;
+    });
+    // Without a fallback the primary has all of the whole.
+    expect(timeBudget.upstream).toEqual({
+      wholeMs: { predictSnap: 200_000, analyseComms: 200_000 },
+      primary: { predictSnap: { callMs: 200_000, attemptMs: 90_000 }, analyseComms: { callMs: 200_000, attemptMs: 90_000 } },
+      fallback: undefined,
+    });
     expect(openai).toMatchObject({
-      timeoutSeconds: 200,
-      budgets: { predictSnap: { timeoutSeconds: 200, primarySeconds: 188, attemptTimeoutSeconds: 90 }, analyseComms: { timeoutSeconds: 200, primarySeconds: 188, attemptTimeoutSeconds: 90 } },
       maxOutputTokens: { predictSnap: 4000, analyseComms: 4000 },
       maxTokensParameter: 'max_tokens',
       temperature: 0.7,
@@ -87,22 +98,24 @@ describe('loadConfig', () => {
   });
 
   test('when a fallback is set, then each route whole budget doubles: the fallback gets as much as the primary', () => {
-    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'ollama', OPENAI_FALLBACK_MODEL: 'llama3.1' }).openai;
-    expect(openai).toMatchObject({
-      fallback: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' },
-      budgets: { predictSnap: { timeoutSeconds: 116, primarySeconds: 58, attemptTimeoutSeconds: 25 } },
+    const { openai, timeBudget } = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'ollama', OPENAI_FALLBACK_MODEL: 'llama3.1' });
+    expect(openai).toMatchObject({ fallback: { kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.1' } });
+    expect(timeBudget.upstream).toMatchObject({
+      wholeMs: { predictSnap: 116_000 },
+      primary: { predictSnap: { callMs: 58_000, attemptMs: 25_000 } },
+      fallback: { predictSnap: { callMs: 116_000, attemptMs: 25_000 } },
     });
   });
 
   test('when a fallback is set with OPENAI_TIMEOUT_SECONDS, then the primary gets at most half of it', () => {
-    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'k', OPENAI_TIMEOUT_SECONDS: '200' }).openai;
-    expect(openai?.budgets.analyseComms).toEqual({ timeoutSeconds: 200, primarySeconds: 100, attemptTimeoutSeconds: 85 });
+    const { upstream } = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'k', OPENAI_TIMEOUT_SECONDS: '200' }).timeBudget;
+    expect([upstream?.wholeMs.analyseComms, upstream?.primary.analyseComms, upstream?.fallback?.analyseComms]).toEqual([200_000, { callMs: 100_000, attemptMs: 85_000 }, { callMs: 200_000, attemptMs: 85_000 }]);
   });
 
   test('when the token bounds are lower or the stated speed higher, then the derived budgets shrink with them', () => {
-    const openai = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '500', OPENAI_MIN_TOKENS_PER_SECOND: '100', OPENAI_FIRST_TOKEN_SECONDS: '2', OPENAI_MAX_RETRIES: '0' }).openai;
-    expect(openai?.budgets.predictSnap).toEqual({ timeoutSeconds: 7, primarySeconds: 7, attemptTimeoutSeconds: 7 });
-    expect(openai?.timeoutSeconds).toBe(7);
+    const { timeBudget } = loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_MAX_OUTPUT_TOKENS: '500', OPENAI_MIN_TOKENS_PER_SECOND: '100', OPENAI_FIRST_TOKEN_SECONDS: '2', OPENAI_MAX_RETRIES: '0' });
+    expect([timeBudget.upstream?.wholeMs.predictSnap, timeBudget.upstream?.primary.predictSnap]).toEqual([7000, { callMs: 7000, attemptMs: 7000 }]);
+    expect(timeBudget.longestUpstreamMs).toBe(7000);
   });
 
   const AZURE = { AZURE_OPENAI_ENDPOINT: 'https://acme.openai.azure.com', AZURE_OPENAI_API_KEY: 'az-key', AZURE_OPENAI_DEPLOYMENT: 'gpt-4o-prod', AZURE_OPENAI_API_VERSION: '2024-10-21' };
@@ -146,7 +159,7 @@ describe('loadConfig', () => {
     ['the default upstream budgets (comms: 178 s)', { OPENAI_API_KEY: 'sk-x' }, 193],
     ['a 90 s upstream timeout', { OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90' }, 105],
   ])('when SHUTDOWN_TIMEOUT_SECONDS is unset with %s, then it lets the longest paid call finish (%p s)', (_name, env, want) => {
-    expect(loadConfig(env).shutdownTimeoutSeconds).toBe(want);
+    expect(loadConfig(env).timeBudget.shutdownMs).toBe(want * 1000);
   });
 
   test('when SHUTDOWN_TIMEOUT_SECONDS is shorter than the longest paid call, then startup is refused naming both variables', () => {
@@ -156,7 +169,7 @@ describe('loadConfig', () => {
         'must be at least 105 (got 10): OPENAI_TIMEOUT_SECONDS (90) plus 15 s to store the result, so that a shutdown lets paid calls in flight finish',
       ),
     );
-    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90', SHUTDOWN_TIMEOUT_SECONDS: '120' }).shutdownTimeoutSeconds).toBe(120);
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_TIMEOUT_SECONDS: '90', SHUTDOWN_TIMEOUT_SECONDS: '120' }).timeBudget.shutdownMs).toBe(120_000);
   });
 
   test.each([

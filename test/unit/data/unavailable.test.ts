@@ -1,21 +1,7 @@
-import { AppError } from '../../../src/domain/app-error';
-import { isDatabaseUnavailable, reportingOutages } from '../../../src/data/unavailable';
+import { isDatabaseUnavailable } from '../../../src/data/unavailable';
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 const uniqueViolation = () => Object.assign(new Error('duplicate key value'), { code: '23505' });
-
-class Repository {
-  constructor(private readonly fail: () => Error) {}
-  async find(): Promise<number> {
-    throw this.fail();
-  }
-  count(): number {
-    throw this.fail();
-  }
-  async ok(n: number): Promise<number> {
-    return n + 1;
-  }
-}
 
 describe('isDatabaseUnavailable', () => {
   test.each([
@@ -38,27 +24,5 @@ describe('isDatabaseUnavailable', () => {
     ['a plain bug', new TypeError('x is undefined'), false],
   ])('when %s, then %s', (_name, error, want) => {
     expect(isDatabaseUnavailable(error)).toBe(want);
-  });
-});
-
-describe('reportingOutages', () => {
-  test('when a method meets an outage, then it rejects with the domain\'s unavailable error, the outage as its cause', async () => {
-    const outage = refused();
-    const error: unknown = await reportingOutages(new Repository(() => outage)).find().catch((err: unknown) => err);
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ kind: 'unavailable', message: 'Service temporarily unavailable', cause: outage });
-  });
-
-  test('when a synchronous method meets an outage, then it throws the unavailable error too', () => {
-    expect(() => reportingOutages(new Repository(refused)).count()).toThrow(expect.objectContaining({ kind: 'unavailable' }));
-  });
-
-  test('when a method fails for another reason, then its error passes unchanged', async () => {
-    const bug = uniqueViolation();
-    await expect(reportingOutages(new Repository(() => bug)).find()).rejects.toBe(bug);
-  });
-
-  test('when a method succeeds, then its result passes unchanged', async () => {
-    await expect(reportingOutages(new Repository(refused)).ok(1)).resolves.toBe(2);
   });
 });

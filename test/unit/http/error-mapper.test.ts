@@ -8,6 +8,9 @@ interface Sent {
   headers: Record<string, string>;
 }
 
+/** The classifier the composition root gives: here, an error whose code says the database refused. */
+const isOutage = (err: unknown): boolean => err instanceof Error && 'code' in err && err.code === 'ECONNREFUSED';
+
 function map(err: unknown, path = '/api/v1/snap', method = 'POST'): Sent {
   const sent: Sent = { status: 0, body: {}, headers: {} };
   const logged: unknown[] = [];
@@ -23,7 +26,7 @@ function map(err: unknown, path = '/api/v1/snap', method = 'POST'): Sent {
       sent.body = body;
     },
   };
-  errorMapper(err, req as never, res as never, () => undefined);
+  errorMapper(isOutage)(err, req as never, res as never, () => undefined);
   return sent;
 }
 
@@ -89,6 +92,12 @@ describe('errorMapper', () => {
   test('when the domain reports an outage, then it answers 503 "Service temporarily unavailable"', () => {
     const outage = new AppError({ kind: 'unavailable', message: 'Service temporarily unavailable' });
     expect(map(outage)).toMatchObject({ status: 503, body: { message: 'Service temporarily unavailable' } });
+  });
+
+  test('when an error the classifier calls an outage arrives, then it answers 503 and any other error 500', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(map(refused)).toMatchObject({ status: 503, body: { success: false, statusCode: 503, message: 'Service temporarily unavailable' } });
+    expect(map(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toMatchObject({ status: 500 });
   });
 
   test('when anything else is thrown, then it answers 500 without the error\'s own text', () => {

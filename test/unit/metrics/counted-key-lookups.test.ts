@@ -13,7 +13,7 @@ describe('countKeyLookups', () => {
     const counted = countKeyLookups(repository, metrics);
     expect(await counted.findByKeyHash('a')).toEqual({ accountId: 1, keyId: 2 });
     expect(await counted.findByKeyHash('b')).toBeNull();
-    expect(await counted.deactivatedWithin()).toEqual(['x']);
+    expect(await counted.deactivatedWithin(60)).toEqual(['x']);
     expect((await metrics.registry.getSingleMetric('api_key_lookups_total')?.get())?.values[0]?.value).toBe(2);
   });
 });

@@ -15,7 +15,7 @@ export function predictorFor(
     apiKey: API_KEY,
     baseURL: fake.baseURL,
     model: MODEL,
-    timeoutMs: 10_000,
+    budget: { callMs: 10_000, attemptMs: 10_000 },
     maxRetries: 0,
     ...options,
   });

@@ -80,17 +80,17 @@ describe('OpenAiPredictor failures', () => {
   });
 
   test.each<[string, Behaviour, number]>([
-    ['the reply comes after timeoutMs', delay(5000, reply(aSnapAnswer())), 0],
+    ['the reply comes after the call\'s budget', delay(5000, reply(aSnapAnswer())), 0],
     ['the server never answers', hang(), 0],
     ['the server never answers and retries are allowed', hang(), 2],
   ])('when %s, then the call ends when its deadline passes, and says so', async (_, behaviour, maxRetries) => {
     fake.always(behaviour);
 
-    // Each attempt's own bound far beyond the deadline: by default it equals timeoutMs, and
-    // its timer (started when the attempt is sent) and the deadline's (started before) then
+    // Each attempt's own bound far beyond the deadline: were it equal to the call's, its
+    // timer (started when the attempt is sent) and the deadline's (started before) would
     // race, which a busy machine can decide either way.
     const { error } = await failureOf(() =>
-      predictorFor(fake, { timeoutMs: 400, attemptTimeoutMs: 60_000, maxRetries }).predictSnap(aSubject(), CONTEXT),
+      predictorFor(fake, { budget: { callMs: 400, attemptMs: 60_000 }, maxRetries }).predictSnap(aSubject(), CONTEXT),
     );
 
     expect(error).toBeInstanceOf(PredictorError);
@@ -104,7 +104,7 @@ describe('OpenAiPredictor failures', () => {
     fake.always(status(429, undefined, { headers }));
 
     const { error } = await failureOf(() =>
-      predictorFor(fake, { timeoutMs: 5000, maxRetries: 2 }).predictSnap(aSubject(), CONTEXT),
+      predictorFor(fake, { budget: { callMs: 5000, attemptMs: 5000 }, maxRetries: 2 }).predictSnap(aSubject(), CONTEXT),
     );
 
     expect(error).toBeInstanceOf(PredictorError);
@@ -119,7 +119,7 @@ describe('OpenAiPredictor failures', () => {
     void until(() => fake.inFlight() === 1).then(() => controller.abort());
 
     const { error } = await failureOf(() =>
-      predictorFor(fake, { timeoutMs: 60_000 }).predictSnap(aSubject(), {
+      predictorFor(fake, { budget: { callMs: 60_000, attemptMs: 60_000 } }).predictSnap(aSubject(), {
         ...CONTEXT,
         signal: controller.signal,
       }),

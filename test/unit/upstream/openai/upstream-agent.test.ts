@@ -33,7 +33,7 @@ describe('UpstreamAgent', () => {
   ])('when the answer is larger than the bound (%s), then the call fails as unreadable and is not retried', async (_, gzip) => {
     fake.always(replyRaw(JSON.stringify(aSnapAnswer({ reasoning: 'x'.repeat(2 * BOUND_BYTES) })), { gzip }));
 
-    const { error } = await failureOf(() => predictorFor(fake, { agent: anAgent(), timeoutMs: 10_000, maxRetries: 2 }).predictSnap(aSubject(), CONTEXT));
+    const { error } = await failureOf(() => predictorFor(fake, { agent: anAgent(), budget: { callMs: 10_000, attemptMs: 10_000 }, maxRetries: 2 }).predictSnap(aSubject(), CONTEXT));
 
     expect(error).toBeInstanceOf(PredictorError);
     expect(error).toMatchObject({ message: expect.stringMatching(/could not be read/) });
@@ -43,7 +43,7 @@ describe('UpstreamAgent', () => {
   test('when a gzip-compressed answer is within the bound, then it is decoded and used', async () => {
     fake.script(reply(aSnapAnswer(), { gzip: true }));
 
-    const { result } = await predictorFor(fake, { agent: anAgent(), timeoutMs: 10_000 }).predictSnap(aSubject(), CONTEXT);
+    const { result } = await predictorFor(fake, { agent: anAgent(), budget: { callMs: 10_000, attemptMs: 10_000 } }).predictSnap(aSubject(), CONTEXT);
 
     expect(result.profile).toBe('Catalyst');
   });
@@ -51,7 +51,7 @@ describe('UpstreamAgent', () => {
   test('when more calls are in flight than maxSockets, then only maxSockets reach the upstream at once and the rest wait, counted', async () => {
     const agent = anAgent({ maxSockets: 2 });
     const sent: number[] = [];
-    const predictor = predictorFor(fake, { agent, timeoutMs: 30_000, onSent: (_, queuedMs) => sent.push(queuedMs) });
+    const predictor = predictorFor(fake, { agent, budget: { callMs: 30_000, attemptMs: 30_000 }, onSent: (_, queuedMs) => sent.push(queuedMs) });
     fake.always(delay(500, reply(aSnapAnswer())));
 
     const calls = Array.from({ length: 6 }, () => predictor.predictSnap(aSubject(), CONTEXT));
@@ -67,7 +67,7 @@ describe('UpstreamAgent', () => {
 
   test('when calls follow one another, then they reuse kept-alive sockets', async () => {
     const agent = anAgent();
-    const predictor = predictorFor(fake, { agent, timeoutMs: 10_000 });
+    const predictor = predictorFor(fake, { agent, budget: { callMs: 10_000, attemptMs: 10_000 } });
     fake.always(reply(aSnapAnswer()));
 
     for (let i = 0; i < 5; i += 1) await predictor.predictSnap(aSubject(), CONTEXT);
@@ -79,7 +79,7 @@ describe('UpstreamAgent', () => {
 
   test('when a call waits for a socket longer than its attempt bound, then the bound starts when it is sent and the call succeeds', async () => {
     // Each answer takes 1.5 s; the second call waits 1.5 s for the only socket: 3 s from its start, 1.5 s from its sending.
-    const predictor = predictorFor(fake, { agent: anAgent({ maxSockets: 1 }), timeoutMs: 30_000, attemptTimeoutMs: 2_400, maxRetries: 0 });
+    const predictor = predictorFor(fake, { agent: anAgent({ maxSockets: 1 }), budget: { callMs: 30_000, attemptMs: 2_400 }, maxRetries: 0 });
     fake.always(delay(1_500, reply(aSnapAnswer())));
 
     const results = await Promise.all([predictor.predictSnap(aSubject(), CONTEXT), predictor.predictSnap(aSubject(), CONTEXT)]);
@@ -91,7 +91,7 @@ describe('UpstreamAgent', () => {
   test('when an attempt outlasts its bound once sent, then it times out', async () => {
     fake.always(delay(5_000, reply(aSnapAnswer())));
 
-    const { error } = await failureOf(() => predictorFor(fake, { agent: anAgent(), timeoutMs: 30_000, attemptTimeoutMs: 300, maxRetries: 0 }).predictSnap(aSubject(), CONTEXT));
+    const { error } = await failureOf(() => predictorFor(fake, { agent: anAgent(), budget: { callMs: 30_000, attemptMs: 300 }, maxRetries: 0 }).predictSnap(aSubject(), CONTEXT));
 
     expect(error).toBeInstanceOf(PredictorError);
     expect(error).toMatchObject({ message: 'upstream call timed out' });
@@ -102,7 +102,7 @@ describe('UpstreamAgent', () => {
     try {
       fake.always(status(307, {}, { headers: { location: `${elsewhere.baseURL}/chat/completions` } }));
 
-      const { error } = await failureOf(() => predictorFor(fake, { agent: anAgent(), timeoutMs: 10_000 }).predictSnap(aSubject(), CONTEXT));
+      const { error } = await failureOf(() => predictorFor(fake, { agent: anAgent(), budget: { callMs: 10_000, attemptMs: 10_000 } }).predictSnap(aSubject(), CONTEXT));
 
       expect(error).toBeInstanceOf(PredictorError);
       expect(elsewhere.requests).toHaveLength(0);
