@@ -9,7 +9,7 @@
 #      derives (dist/openapi/openapi.strict.json), a JUnit report in test-output/contract/;
 #   4. runs jest's contract project against the same server: the /docs page in headless
 #      Chromium, and the TypeScript and Python SDK examples;
-#   5. runs Schemathesis on the admin spec (dist/openapi/admin.json) against the admin
+#   5. runs Schemathesis on the admin spec (openapi/admin.yaml) against the admin
 #      listener, with the admin token (ADMIN_MAX_EXAMPLES cases per operation, 100 by default).
 # Needs `npm run build` first (make contract does it).
 #
@@ -108,7 +108,7 @@ if $run_schemathesis; then
   # The admin spec, last: its erasures may delete what the runs above stored. Every check,
   # the bearer token on every case (the ignored_auth check proves a case without it is 401).
   # Fewer cases per operation than the public API: the admin listener is product-internal.
-  args=(run dist/openapi/admin.json --url "$admin_url" --header "Authorization: Bearer $admin_token"
+  args=(run openapi/admin.yaml --url "$admin_url" --header "Authorization: Bearer $admin_token"
     --checks all --phases examples,coverage,fuzzing --max-examples "${ADMIN_MAX_EXAMPLES:-100}"
     --report junit --report-junit-path "$out/schemathesis-admin-junit.xml" --no-color)
   [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
