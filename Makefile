@@ -3,18 +3,19 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration llm contract image image-test deploy-check docs bench clean
+.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval llm contract image image-test deploy-check docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
+	@echo "make eval  - the labelled evaluation set through the API; a gate on the embedded predictor, a report with a model (docs/evaluation.md)"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
 	@echo "make image - the container image (buildah, no daemon) as an OCI archive and its SBOM in dist/image/ (docs/deploy.md)"
 	@echo "make docs  - the API reference as one self-contained page: dist/docs/index.html (served at GET /docs)"
-	@echo "make bench - load the service against a bare Express baseline (a few minutes); writes test-output/bench/results.md"
+	@echo "make bench - the production-path targets on a durable PostgreSQL (about 7 minutes); writes test-output/bench/results.md"
 	@echo "make lint | typecheck | gen | gen-check | unit | integration | image-test | deploy-check | build | clean"
 
 install: $(NPM_STAMP)
@@ -78,6 +79,19 @@ unit: install
 integration: build
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
 
+# The evaluation set (eval/set/) through the HTTP API of the built service on a throwaway
+# PGlite (docs/evaluation.md); test-output/eval/report.md. The embedded predictor must meet
+# the held-out targets; a model (OPENAI_* set, or EVAL_MODEL=packaged: llama.cpp with the
+# packaged 135M model) is reported without them. EVAL_PEOPLE etc. choose a subset.
+eval: build
+	npx tsc -p scripts/eval/tsconfig.json
+ifeq ($(EVAL_MODEL),packaged)
+	scripts/ensure-python-tools.sh
+	LLM_PORT=$${LLM_PORT:-8091} LLM_LOG=$${EVAL_OUT:-test-output/eval}/llama-server.log scripts/llm/with-local-llm.sh node dist/scripts/eval/run-eval.js
+else
+	node dist/scripts/eval/run-eval.js
+endif
+
 # The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis
 # against llama.cpp's server with a packaged model on the CPU; a few minutes.
 llm: build
@@ -111,7 +125,7 @@ docs: install
 	npm run docs --silent
 
 # Not part of `make test` (minutes of load); test/integration/bench-harness.test.ts runs its --quick mode.
-# BENCH_ARGS: --quick, --cpu-prof (profile the one-process service), --keep (keep the logs), --out FILE.
+# BENCH_ARGS: --quick, --app DIR (measure another checkout's build), --no-real-model, --keep (keep the logs), --out FILE.
 # PostgreSQL runs durable (fsync, synchronous_commit on), as production would; the tests keep fsync off.
 bench: build
 	npx tsc -p scripts/bench/tsconfig.json

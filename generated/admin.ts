@@ -64,6 +64,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{accountId}/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an account's per-account rate limit
+         * @description The requests the account may make per window, from any IPs, beside the public API's per-IP limit: its own limit when one was set, else the service's default (`ACCOUNT_RATE_LIMIT_MAX`).
+         */
+        get: operations["getAccountRateLimit"];
+        /**
+         * Set an account's per-account rate limit
+         * @description Sets the requests the account may make per window, from any IPs (`null`: the service's default again). Applies at once on the instance that answers, and on every other instance within a minute (the time a looked-up API key is remembered).
+         */
+        put: operations["setAccountRateLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{accountId}/keys": {
         parameters: {
             query?: never;
@@ -369,6 +393,28 @@ export interface components {
             /** @example 1 */
             unreportedCalls: number;
         };
+        /**
+         * Format: int32
+         * @description Requests an account may make per window, from any IPs.
+         * @example 600
+         */
+        RequestsPerWindow: number;
+        SetAccountRateLimitRequest: {
+            /** @description The account's own limit; `null` returns it to the service's default. */
+            limit: components["schemas"]["RequestsPerWindow"] | null;
+        };
+        AccountRateLimit: {
+            accountId: components["schemas"]["Id"];
+            limit: components["schemas"]["RequestsPerWindow"];
+            /**
+             * Format: int32
+             * @description The fixed window (`RATE_LIMIT_WINDOW_SECONDS`, shared with the per-IP limit).
+             * @example 60
+             */
+            windowSeconds: number;
+            /** @description `true` when the account has its own limit; `false` when the default applies. */
+            custom: boolean;
+        };
         Balance: {
             accountId: components["schemas"]["Id"];
             credits: components["schemas"]["CreditBalance"];
@@ -593,6 +639,67 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelope"] & {
                         data: components["schemas"]["Balance"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAccountRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's limit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["AccountRateLimit"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    setAccountRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetAccountRateLimitRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's limit now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["AccountRateLimit"];
                     };
                 };
             };

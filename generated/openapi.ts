@@ -19,6 +19,18 @@ export interface paths {
          *     stores the result and returns it with its `snapId`. Costs one API credit when it
          *     succeeds; a failure charges nothing. Every prediction field but `name` may be
          *     `null` when the prediction does not provide it; the call is still a `201`.
+         *
+         *     No evidence, no profile: when the notes and job title say nothing about how the
+         *     person behaves (e.g. "Met once."), or are written in a language the predictor does
+         *     not read (the embedded predictor reads English), `profile`, `primary_code`,
+         *     `secondary_profile`, `secondary_code`, `summary` and `secondary_profile_summary`
+         *     are `null`, `confidence` is `Low` and `reasoning` says why. A snap without a profile
+         *     cannot be advised on: `POST /api/v1/snap/comms` answers it `422` and charges nothing.
+         *     With some evidence, a guess is given with `confidence` `Low`.
+         *
+         *     The name is never evidence: no predictor is given it (an LLM gets the description
+         *     without the name and writes "the person"; the service puts the name in the texts),
+         *     so the same description gives the same prediction whatever the name.
          */
         post: operations["createSnap"];
         delete?: never;
@@ -43,6 +55,16 @@ export interface paths {
          *     review of that draft (a fit score from 0 to 100, the issues found, a rewrite).
          *     Costs one API credit when it succeeds; a failure charges nothing. A snap of
          *     another account is answered exactly like a missing one.
+         *
+         *     A snap without a profile (its notes held no behavioural evidence; see
+         *     `POST /api/v1/snap`) has nothing to advise on: it is answered `422` before any
+         *     credit is held or any model asked, and charges nothing.
+         *
+         *     Every answer is held to sense before it is stored: advice that is both a `do` and a
+         *     `dont` item is dropped from both, and so is a draft issue whose `excerpt` is not
+         *     exactly in the draft or whose suggestion only repeats its excerpt. An answer left
+         *     without a summary of a few words, a `do` and a `dont` item, or (with a draft) a
+         *     review with a fit score is a failed analysis: `500`, nothing stored or charged.
          */
         post: operations["createCommsAnalysis"];
         delete?: never;
@@ -109,7 +131,7 @@ export interface components {
          */
         SecondaryProfileCode: "TB" | "CH" | "CT" | "CN" | "AM" | "NU" | "PM" | "SW" | "SY" | "PR" | "IV";
         /**
-         * @description How strongly the evidence supports the prediction.
+         * @description How strongly the evidence supports the prediction, judged by the service rather than taken from a model's word (`make eval` measures the accuracy at each level). `Low` also when there is no profile, or when the top profiles tie.
          * @example High
          * @enum {string}
          */
@@ -125,10 +147,10 @@ export interface components {
          * @example 42
          */
         SnapId: number;
-        /** @description The prediction. Every field but `name` may be `null`. It always obeys the taxonomy, whatever the model answered: a profile and its code that disagree are repaired by the name (the code follows the name; a code without a name gives the name), and a secondary profile equal to the primary is no secondary (`secondary_profile`, `secondary_code` and `secondary_profile_summary` are `null`); each repair is counted in `predictions_repaired_total{rule}`. A secondary profile of Visionary is refused (500). */
+        /** @description The prediction. Every field but `name` may be `null`; when `profile` is `null`, the description held no usable evidence (see createSnap): every profile field is `null`, `confidence` is `Low` and `reasoning` says why. It always obeys the taxonomy, whatever the model answered: a profile and its code that disagree are repaired by the name (the code follows the name; a code without a name gives the name), and a secondary profile equal to the primary is no secondary (`secondary_profile`, `secondary_code` and `secondary_profile_summary` are `null`, and the confidence is `Low`: an answer that could not name two profiles is not a confident one); each repair is counted in `predictions_repaired_total{rule}`. A secondary profile of Visionary is refused (500). */
         SnapResponse: {
             name: components["schemas"]["PersonName"];
-            /** @description The primary profile, or `null` when the prediction does not provide one. */
+            /** @description The primary profile, or `null` when the description held no usable evidence for one. */
             profile: components["schemas"]["ProfileName"] | null;
             /** @description The code of the primary profile, or `null`. */
             primary_code: components["schemas"]["ProfileCode"] | null;
@@ -309,7 +331,13 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The bare 401 body, produced before the response envelope applies. */
+        /**
+         * @description The bare 401 body, produced before the response envelope applies: exactly `message`,
+         *     `error` and `statusCode`, never `success` or `timestamp`. The one closed response
+         *     object: its three fields are the whole of a fixed answer that clients match as it
+         *     is, so no field is ever added to it (every other response object is open to
+         *     additive change).
+         */
         UnauthorizedBody: {
             /** @constant */
             message: "Invalid or inactive api key";
@@ -320,8 +348,6 @@ export interface components {
              * @constant
              */
             statusCode: 401;
-        } & {
-            [key: string]: unknown;
         };
     };
     responses: {
@@ -331,6 +357,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
@@ -346,6 +374,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
@@ -361,6 +391,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -375,6 +407,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -389,6 +423,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -403,6 +439,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -423,6 +461,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -433,6 +473,22 @@ export interface components {
         };
         /** @description This `Idempotency-Key` was used with another body (or on the other route). Nothing was charged. */
         IdempotencyMismatch: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Server-Timing": components["headers"]["Server-Timing"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The snap has no profile to advise on (its notes held no behavioural evidence), or this `Idempotency-Key` was used with another body (or on the other route). Nothing was held or charged. */
+        CommsUnprocessable: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -451,6 +507,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -479,6 +537,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -487,13 +547,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The client IP has used up the requests of the current window, or the account's failed calls have used up its failure budget (the call was refused before any upstream call). Nothing was charged. */
+        /** @description The client IP has used up the requests of the current window, or the account has used up its own per-account limit of the window, or the account's failed calls have used up its failure budget (the call was refused before any upstream call). Nothing was charged. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -508,6 +570,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -522,6 +586,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -537,6 +603,8 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Server-Timing": components["headers"]["Server-Timing"];
                 [name: string]: unknown;
@@ -567,9 +635,13 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description Whole seconds until the current window resets. */
         "X-RateLimit-Reset": number;
+        /** @description The rate-limit policies that applied to the request, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes them: a list of items, each a policy name with its quota `q` (requests per window), its window `w` (seconds) and its partition key `pk` (a hash of what is counted, never the address or the account itself). `"ip"` is the per-client-IP limit the `X-RateLimit-*` headers describe; `"account"` is the per-account limit, present once the API key was accepted. */
+        "RateLimit-Policy": string;
+        /** @description What is left of each policy of `RateLimit-Policy` in the current window, as the IETF draft (draft-ietf-httpapi-ratelimit-headers) writes it: per policy name, the remaining requests `r` and the whole seconds `t` until its window resets (the partition key is in `RateLimit-Policy` only). */
+        RateLimit: string;
         /** @description Whole seconds within which the `Idempotency-Key` is free again if the call holding it has died (at most 15). */
         "Idempotency-Retry-After": number;
-        /** @description Whole seconds until requests are accepted again: until the rate-limit window resets or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
+        /** @description Whole seconds until requests are accepted again: until the rate-limit window resets (the per-IP window, or the account's when its per-account limit is used up) or, when the account's failure budget is used up, until enough of its failed calls have left the budget's window. */
         "Retry-After": number;
         /** @description Present when the request was shed because the instance had too many requests in flight or is shutting down: whole seconds after which the same request can be sent again. */
         RetryAfterShed: number;
@@ -656,7 +728,7 @@ export interface operations {
             409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyMismatch"];
+            422: components["responses"]["CommsUnprocessable"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["CommsGenerationFailed"];

@@ -6,7 +6,8 @@
 # Ports: PPS_TEST_PG_PORT and PPS_TEST_REDIS_PORT, or free ones picked at start, so
 # several runs (a developer's and a CI clone's) can live side by side.
 # PostgreSQL runs with fsync=off (the tests need no durability); PPS_TEST_PG_DURABLE=1
-# runs it as production would, fsync and synchronous_commit on (make bench does).
+# runs it as production would, fsync and synchronous_commit on (make bench does), with
+# pg_stat_statements loaded for the bench's statement counts.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -60,7 +61,7 @@ ENV
 
 pg_start() {
   local durability="-c fsync=off"
-  [ "${PPS_TEST_PG_DURABLE:-0}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on"
+  [ "${PPS_TEST_PG_DURABLE:-0}" = 1 ] && durability="-c fsync=on -c synchronous_commit=on -c shared_preload_libraries=pg_stat_statements"
   as_pg "$1/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" -w -t 30 \
     -o "-p $2 -k $dir/pg -c listen_addresses=127.0.0.1 $durability -c max_connections=300" start >/dev/null
 }

@@ -1,15 +1,18 @@
 /**
- * The load generator of the admission rows, in a process of its own: either a burst
- * (`burst` requests sent at once, each on its own connection) or open-loop arrivals
+ * The load generator of the production-path parts, in a process of its own: either a
+ * burst (`burst` requests sent at once, each on its own connection) or open-loop arrivals
  * (`ratePerSecond` new requests a second for `seconds`, whatever the answers: the
  * arrival rate does not slow down when the service does). Every response is recorded:
- * its status, whether it carried `Retry-After`, its latency, and the service's own
- * overhead read from its `Server-Timing` (total minus upstream).
+ * its status, its latency, and the service's own overhead read from its `Server-Timing`
+ * (total minus upstream).
  *   node dist/scripts/bench/arrivals.js <spec.json> <result.json>
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { openCpuWindow } from './server-monitor';
+import { percentiles, type Percentiles } from './figures';
+import { openCpuWindow } from './cpu-window';
+import { machineBusySeconds } from './proc-stats';
+import { overheadOf } from './snap-request';
 
 export interface ArrivalSpec {
   url: string;
@@ -25,7 +28,6 @@ export interface ArrivalSpec {
 
 export interface Answer {
   status: number;
-  retryAfter: boolean;
   latencyMs: number;
   /** Server-Timing total minus upstream (ms); undefined without the header. */
   overheadMs: number | undefined;
@@ -37,38 +39,16 @@ export interface ArrivalResult {
   statusCodes: Record<string, number>;
   /** Connection errors and timeouts: requests without an answer. */
   errors: number;
-  /** 503s that carried Retry-After. */
-  shedWithRetryAfter: number;
-  /** Latency of 201s and of 503s, p50/p99/max (ms). */
+  /** Latency of 201s, p50/p99/max (ms). */
   created: Percentiles;
-  shed: Percentiles;
   /** The service's own time per 201 (Server-Timing total − upstream), ms. */
   overhead: Percentiles;
+  /** From the first request to the last answer. */
   seconds: number;
-  /** Cores used during the run by each watched tree. */
+  /** From the first request to the last one sent: behind `seconds` of the spec when the generator could not keep the rate. */
+  sendingSeconds: number;
+  /** Cores used during the run by each watched tree, by the load generator itself, and by the whole `machine`. */
   cores: Record<string, number>;
-}
-
-export interface Percentiles {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-export function percentiles(values: number[]): Percentiles {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-const SERVER_TIMING = /(\w+);dur=([\d.]+)/g;
-
-function overheadOf(header: string | undefined): { overheadMs: number | undefined; upstream: boolean } {
-  if (!header) return { overheadMs: undefined, upstream: false };
-  const parts = Object.fromEntries([...header.matchAll(SERVER_TIMING)].map((m) => [m[1], Number(m[2])]));
-  if (parts['total'] === undefined) return { overheadMs: undefined, upstream: false };
-  return { overheadMs: parts['total'] - (parts['upstream'] ?? 0), upstream: parts['upstream'] !== undefined };
 }
 
 function send(spec: ArrivalSpec, agent: Agent, apiKey: string): Promise<Answer | undefined> {
@@ -78,7 +58,7 @@ function send(spec: ArrivalSpec, agent: Agent, apiKey: string): Promise<Answer |
       res.resume();
       res.once('end', () => {
         const timing = overheadOf(res.headers['server-timing'] as string | undefined);
-        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] !== undefined, latencyMs: performance.now() - startedAt, ...timing });
+        resolve({ status: res.statusCode ?? 0, latencyMs: performance.now() - startedAt, ...timing });
       });
       res.once('error', () => resolve(undefined));
     });
@@ -92,6 +72,7 @@ async function main(specFile: string, resultFile: string): Promise<void> {
   const spec = JSON.parse(readFileSync(specFile, 'utf8')) as ArrivalSpec;
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const watched = Object.entries(spec.cpuWatch ?? {}).map(([name, pid]) => ({ name, window: openCpuWindow(pid) }));
+  const [machineBefore, ownBefore] = [machineBusySeconds(), process.cpuUsage()];
   const key = (n: number) => spec.apiKeys[n % spec.apiKeys.length] ?? '';
   const startedAt = performance.now();
   const pending: Promise<Answer | undefined>[] = [];
@@ -112,24 +93,28 @@ async function main(specFile: string, resultFile: string): Promise<void> {
       }, 5);
     });
   }
+  const sendingSeconds = (performance.now() - startedAt) / 1000;
   const answers = await Promise.all(pending);
   const seconds = (performance.now() - startedAt) / 1000;
-  const used = Object.fromEntries(watched.map(({ name, window }) => [name, window.close() / seconds]));
+  const own = process.cpuUsage(ownBefore);
+  const used = Object.fromEntries([
+    ...watched.map(({ name, window }) => [name, window.close() / seconds]),
+    ['load generator', (own.user + own.system) / 1e6 / seconds],
+    ['machine', (machineBusySeconds() - machineBefore) / seconds],
+  ]);
   agent.destroy();
   const got = answers.filter((a): a is Answer => a !== undefined);
   const statusCodes: Record<string, number> = {};
   for (const answer of got) statusCodes[answer.status] = (statusCodes[answer.status] ?? 0) + 1;
   const created = got.filter((a) => a.status === 201);
-  const shed = got.filter((a) => a.status === 503);
   const result: ArrivalResult = {
     sent: pending.length,
     statusCodes,
     errors: answers.length - got.length,
-    shedWithRetryAfter: shed.filter((a) => a.retryAfter).length,
     created: percentiles(created.map((a) => a.latencyMs)),
-    shed: percentiles(shed.map((a) => a.latencyMs)),
     overhead: percentiles(created.flatMap((a) => (a.overheadMs === undefined ? [] : [a.overheadMs]))),
     seconds,
+    sendingSeconds,
     cores: used,
   };
   writeFileSync(resultFile, JSON.stringify(result));

@@ -1,6 +1,6 @@
 /**
  * Starts the processes the bench measures or needs (the service, the bare baseline, the
- * fake upstream, the load generator) as children with an explicit environment, their
+ * fake upstream, the load generators, the model server) as children with an explicit environment, their
  * output in a log file, and stops them by their own pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,9 +32,10 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.all([...running].map((child) => child.stop(2_000)));
 }
 
-export function startChild(options: { name: string; args: string[]; env: Record<string, string>; logFile: string; cwd: string }): Child {
+/** Runs `node args…` (or `command args…`) with only `env` on top of the base environment. */
+export function startChild(options: { name: string; command?: string; args: string[]; env: Record<string, string>; logFile: string; cwd: string }): Child {
   const log = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, options.args, {
+  const child = spawn(options.command ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: { ...baseEnv(), ...options.env },
     stdio: ['ignore', log, log],
@@ -59,8 +60,6 @@ export function startChild(options: { name: string; args: string[]; env: Record<
       }, graceMs);
       await exited;
       clearTimeout(timer);
-      // Cluster workers left behind by a primary that exited: ours, stop them by pid.
-      for (const each of tree.slice(1)) if (processTree(each).length > 0) killQuietly(each);
       running.delete(handle);
     },
   };

@@ -1,16 +1,14 @@
 /**
  * Cold start: from spawning `node dist/src/app/main.js` to its first `POST /api/v1/snap`
- * answered 201. The account is created through the admin listener as soon as it
+ * answered 201, on PostgreSQL. The account is created through the admin listener as soon as it
  * answers; both are polled every 5 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAccount } from './accounts';
 import { freePort, logTail, sleep, startChild } from './child-process';
-import type { BenchPaths } from './servers';
 import { createScratchDatabase } from './scratch-database';
-import { serviceEnv } from './servers';
+import { serviceEnv, startFakeUpstream, upstreamEnv, type BenchPaths } from './servers';
 import { SNAP_BODY } from './snap-request';
 
 const POLL_MS = 5;
@@ -23,10 +21,10 @@ export async function measureColdStart(paths: BenchPaths, name: string, env: Rec
   const started = performance.now();
   const child = startChild({
     name,
-    args: [join(paths.root, 'dist/src/app/main.js')],
+    args: [join(paths.app, 'dist/src/app/main.js')],
     env: serviceEnv({ ...env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: admin.adminToken }),
     logFile: join(paths.workDir, 'cold-start.log'),
-    cwd: paths.root,
+    cwd: paths.app,
   });
   let exited = false;
   void child.exited.then(() => (exited = true));
@@ -66,43 +64,38 @@ async function until<T>(attempt: () => Promise<T>, gone: () => boolean): Promise
   }
 }
 
-export interface ColdStartRow {
-  name: string;
-  runsMs: number[];
-}
-
 /**
- * `runs` cold starts of each mode, alternating: the `make run` default (embedded
- * PGlite in a fresh DATA_DIR, in-process rate limit, embedded predictor) and
- * PostgreSQL + Redis (a fresh database each time: the migrations are part of it).
+ * `runs` cold starts on the production path: PostgreSQL (a fresh database each time: the
+ * migrations are part of it), Redis, and the predictor calling a fake upstream that
+ * answers at once (the first 201 includes the first upstream call).
  */
 export async function measureColdStarts(
   paths: BenchPaths,
   runs: number,
   backing: { databaseUrl: string; redisUrl: string; runId: string },
   log: (line: string) => void,
-): Promise<ColdStartRow[]> {
-  const embedded: ColdStartRow = { name: 'embedded (PGlite in a fresh DATA_DIR)', runsMs: [] };
-  const postgres: ColdStartRow = { name: 'PostgreSQL + Redis (a fresh database)', runsMs: [] };
-  for (let run = 1; run <= runs; run++) {
-    log(`cold start ${run}/${runs}: embedded`);
-    const dataDir = mkdtempSync(join(paths.workDir, 'data-'));
-    embedded.runsMs.push(await measureColdStart(paths, 'cold start, embedded', { DATA_DIR: dataDir }));
-    rmSync(dataDir, { recursive: true, force: true });
-
-    log(`cold start ${run}/${runs}: PostgreSQL + Redis`);
-    const database = await createScratchDatabase(backing.databaseUrl, `${backing.runId}_cold_${run}`);
-    try {
-      postgres.runsMs.push(
-        await measureColdStart(paths, 'cold start, PostgreSQL', {
-          DATABASE_URL: database.url,
-          REDIS_URL: backing.redisUrl,
-          RATE_LIMIT_REDIS_PREFIX: `${backing.runId}:cold:rl:`,
-        }),
-      );
-    } finally {
-      await database.drop();
+): Promise<number[]> {
+  const upstream = await startFakeUpstream(paths, { delayMs: 0, label: 'cold start' });
+  const runsMs: number[] = [];
+  try {
+    for (let run = 1; run <= runs; run++) {
+      log(`cold start ${run}/${runs}: PostgreSQL + Redis + upstream`);
+      const database = await createScratchDatabase(backing.databaseUrl, `${backing.runId}_cold_${run}`);
+      try {
+        runsMs.push(
+          await measureColdStart(paths, 'cold start', {
+            DATABASE_URL: database.url,
+            REDIS_URL: backing.redisUrl,
+            RATE_LIMIT_REDIS_PREFIX: `${backing.runId}:cold:rl:`,
+            ...upstreamEnv(upstream.baseURL, 10),
+          }),
+        );
+      } finally {
+        await database.drop();
+      }
     }
+  } finally {
+    await upstream.stop();
   }
-  return [embedded, postgres];
+  return runsMs;
 }

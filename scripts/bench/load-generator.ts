@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { machineBusySeconds } from './proc-stats';
-import { openCpuWindow } from './server-monitor';
+import { openCpuWindow } from './cpu-window';
 
 export interface LoadSpec {
   url: string;

@@ -16,7 +16,7 @@ export interface Machine {
   loadAverageAtStart: number;
 }
 
-export function describeMachine(root: string): Machine {
+export function describeMachine(appRoot: string): Machine {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   return {
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
@@ -24,7 +24,7 @@ export function describeMachine(root: string): Machine {
     cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? 'unknown',
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
-    commit: commitOf(root),
+    commit: commitOf(appRoot),
     loadAverageAtStart: loadAverage(),
   };
 }

@@ -1,9 +1,8 @@
 /**
- * What the bench reads from Linux's /proc about the server under test: its process tree
- * (a cluster primary and its workers), their resident memory and CPU time, and the
- * kernel's count of listen-queue overflows.
+ * What the bench reads from Linux's /proc about the processes it measures: their process
+ * trees (PostgreSQL's postmaster and its backends), resident memory and CPU time.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -62,16 +61,6 @@ export function cpuSeconds(pids: readonly number[]): Map<number, number> {
   return new Map(pids.map((pid) => [pid, readStat(pid)?.cpuSeconds ?? 0]));
 }
 
-/** TcpExt ListenOverflows: connections dropped because a listen queue was full (machine-wide). */
-export function listenOverflows(): number {
-  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
-  const index = lines.findIndex((line) => line.startsWith('TcpExt:'));
-  const names = lines[index]?.split(/\s+/) ?? [];
-  const values = lines[index + 1]?.split(/\s+/) ?? [];
-  const column = names.indexOf('ListenOverflows');
-  return column < 0 ? 0 : Number(values[column] ?? 0);
-}
-
 /** CPU seconds the whole machine has spent busy (all cores, every process) since boot. */
 export function machineBusySeconds(): number {
   const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
@@ -82,32 +71,6 @@ export function machineBusySeconds(): number {
 /** The 1-minute load average, to record how busy the machine was before a run. */
 export function loadAverage(): number {
   return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-}
-
-/**
- * Connections waiting in the accept queue of each IPv4 listener on `ports` right now
- * (the rx_queue of a LISTEN socket in /proc/net/tcp). When it reaches the listener's
- * backlog (511 for Node by default), new connections are dropped. Reads only the head
- * of the file, where the kernel lists the listening sockets, so it stays cheap with
- * thousands of connections open.
- */
-export function acceptQueueDepths(ports: readonly number[]): Map<number, number> {
-  const wanted = new Map(ports.map((port) => [port.toString(16).toUpperCase().padStart(4, '0'), port]));
-  const depths = new Map<number, number>();
-  const fd = openSync('/proc/net/tcp', 'r');
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, null)).toString('latin1');
-    for (const line of text.split('\n').slice(1)) {
-      const [, local, , state, queues] = line.trim().split(/\s+/);
-      if (state !== '0A') continue;
-      const port = wanted.get(local?.split(':')[1] ?? '');
-      if (port !== undefined) depths.set(port, parseInt(queues?.split(':')[1] ?? '0', 16));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return depths;
 }
 
 /** The process that owns the IPv4 listening socket on 127.0.0.1:`port` (or any address), if it is visible here. */

@@ -1,34 +1,35 @@
 /**
- * `make bench`: one run on one machine of the bare Express baseline and the real service
- * (PostgreSQL, Redis, embedded predictor), the slow-upstream burst, the capacity run and
- * the cold start;
- * the admission rows (shed burst, open-loop overhead); prints the report and writes it to
- * test-output/bench/results.md (or --out FILE).
- *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--cpu-prof] [--out FILE] [--keep]
- * DATABASE_URL and REDIS_URL name the servers to use (with-test-services.sh provides
- * them); the bench works in databases of its own there and drops them afterwards.
+ * `make bench`: the production-path targets (docs/benchmarking.md) measured in one run
+ * on one machine, on the PostgreSQL DATABASE_URL names (durable under `make bench`):
+ * the disk's own commit latency; the service behind a fake upstream answering after
+ * 2 s (gateway overhead at 200 req/s, CPU and statements per paid call, the highest
+ * fixed rate held, memory per call in flight); the packaged real model; the cold start;
+ * and the embedded path against bare Express, reported. Prints the report and writes it
+ * to test-output/bench/results.md (or --out FILE).
+ *   scripts/with-test-services.sh node dist/scripts/bench/run-bench.js [--quick] [--app DIR] [--no-real-model] [--out FILE] [--keep]
+ * --app DIR measures the service built in another checkout (e.g. a base commit's
+ * worktree) with this harness. The bench works in databases of its own and drops them.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { measureAdmission } from './admission-run';
-import { snapshotApp } from './app-snapshot';
+import { snapshotApp, snapshotHarness } from './app-snapshot';
 import { benchSettings } from './bench-settings';
 import type { BenchResults } from './bench-results';
 import { stopAllChildren } from './child-process';
 import { measureColdStarts } from './cold-start';
-import { renderProfileSummary } from './cpu-profile-summary';
 import { describeMachine } from './machine';
+import { loadAverage } from './proc-stats';
+import { measureRealModel } from './real-model';
 import { renderReport } from './report';
-import { createScratchDatabase, durabilityOf } from './scratch-database';
-import { measureSlowUpstream } from './slow-upstream-run';
-import type { BenchPaths } from './servers';
-import { measureThroughput, profileDir } from './throughput';
+import { createScratchDatabase, durabilityOf, measureCommitLatency } from './scratch-database';
+import { measureThroughput } from './throughput';
+import { measureUpstreamPath } from './upstream-path';
 
 const ROOT = resolve(__dirname, '../../..'); // dist/scripts/bench → project root
 
 function log(line: string): void {
-  process.stdout.write(`bench: ${line}\n`);
+  process.stdout.write(`bench: ${new Date().toISOString().slice(11, 19)} ${line}\n`);
 }
 
 async function main(): Promise<void> {
@@ -36,44 +37,39 @@ async function main(): Promise<void> {
   const databaseUrl = process.env['DATABASE_URL'];
   const redisUrl = process.env['REDIS_URL'];
   if (!databaseUrl || !redisUrl) throw new Error('DATABASE_URL and REDIS_URL are not set: run it through scripts/with-test-services.sh (make bench does)');
-  if (!existsSync(join(ROOT, 'dist/src/app/main.js'))) throw new Error('dist/src/app/main.js is missing: npm run build first (make bench does)');
+  if (!existsSync(join(settings.appRoot, 'dist/src/app/main.js'))) throw new Error(`${settings.appRoot}/dist/src/app/main.js is missing: npm run build there first (make bench does)`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'pps-bench-'));
-  const paths = { root: snapshotApp(ROOT, workDir), workDir };
+  const paths = { app: snapshotApp(settings.appRoot, workDir), bench: snapshotHarness(ROOT, workDir), workDir };
   const runId = `pps_bench_${process.pid}_${Date.now()}`;
-  log(`${settings.quick ? 'quick mode; ' : ''}logs in ${paths.workDir}`);
-  const machine = describeMachine(ROOT);
+  log(`${settings.quick ? 'quick mode; ' : ''}measuring ${settings.appRoot}; logs in ${workDir}`);
+  const machine = describeMachine(settings.appRoot);
   const postgres = await durabilityOf(databaseUrl);
 
-  const coldStarts = await measureColdStarts(paths, settings.coldStartRuns, { databaseUrl, redisUrl, runId }, log);
   const database = await createScratchDatabase(databaseUrl, runId);
   let results: BenchResults;
   try {
     const backing = { DATABASE_URL: database.url, REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${runId}:rl:` };
+    log('commit latency');
+    const commitLatency = await measureCommitLatency(database.url, settings.commitRounds);
+    const upstreamPath = await measureUpstreamPath(paths, settings, backing, database, log);
+    await database.checkpoint();
+    const realModel = await measureRealModel(paths, ROOT, settings.realModelCalls, backing, database, log);
+    const coldStartsMs = await measureColdStarts(paths, settings.coldStartRuns, { databaseUrl, redisUrl, runId }, log);
+    await database.checkpoint();
     const throughput = await measureThroughput(paths, settings, backing, log);
-    // Each part starts with the writes of the parts before it on disk: a checkpoint due to them does not land in its figures.
-    await database.checkpoint();
-    const slowUpstream = await measureSlowUpstream(paths, settings, backing, log, {
-      label: 'burst',
-      requests: settings.slowRequests,
-      warmupRequests: settings.slowWarmupRequests,
-    });
-    await database.checkpoint();
-    const embeddedBurst = await measureSlowUpstream(paths, settings, backing, log, {
-      label: 'embedded burst',
-      requests: settings.slowRequests,
-      warmupRequests: settings.slowWarmupRequests,
-      embedded: true,
-    });
-    await database.checkpoint();
-    const capacity = await measureSlowUpstream(paths, settings, backing, log, {
-      label: 'capacity',
-      requests: settings.capacityRequests,
-      warmupRequests: settings.capacityWarmupRequests,
-    });
-    await database.checkpoint();
-    const admission = await measureAdmission(paths, settings, backing, log, () => database.checkpoint());
-    results = { machine, postgres, settings, throughput, slowUpstream, embeddedBurst, capacity, coldStarts, admission };
+    results = {
+      machine,
+      loadAverageAtEnd: loadAverage(),
+      postgres,
+      statementsCounted: database.countsStatements,
+      settings,
+      commitLatency,
+      upstreamPath,
+      realModel,
+      coldStartsMs,
+      throughput,
+    };
   } finally {
     await stopAllChildren();
     await database.drop();
@@ -84,17 +80,7 @@ async function main(): Promise<void> {
   writeFileSync(settings.outFile, report);
   process.stdout.write(`\n${report}\n`);
   log(`written to ${settings.outFile}`);
-  if (settings.cpuProfile) printProfiles(paths);
-  if (!settings.keepWorkDir && !settings.cpuProfile) rmSync(paths.workDir, { recursive: true, force: true });
-}
-
-/** The throughput service's profile, then the burst's and the capacity run's (in folders of their own). */
-function printProfiles(paths: BenchPaths): void {
-  for (const dir of [profileDir(paths), join(profileDir(paths), 'burst'), join(profileDir(paths), 'capacity')]) {
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
-    if (files.length === 0) log(`no CPU profile in ${dir}`);
-    for (const file of files) process.stdout.write(`\n${renderProfileSummary(join(dir, file))}\n`);
-  }
+  if (!settings.keepWorkDir) rmSync(workDir, { recursive: true, force: true });
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -105,7 +91,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 main().catch(async (err: unknown) => {
-  process.stderr.write(`bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   await stopAllChildren();
   process.exit(1);
 });

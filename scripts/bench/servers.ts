@@ -1,35 +1,35 @@
 /**
- * The servers under test, each a child process watched by a ServerMonitor: the real
- * service (`node dist/src/app/main.js`, configured by environment only) and the bare
- * Express baseline.
+ * The servers a bench run starts, each a child process configured by environment only:
+ * the service (`node dist/src/app/main.js`), the bare Express baseline and the fake
+ * OpenAI-compatible upstream.
  */
 import { join } from 'node:path';
 import { announced, freePort, startChild, waitForPort, type Child } from './child-process';
 import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 import { listenerPid } from './proc-stats';
-import { ServerMonitor } from './server-monitor';
 
 export interface BenchPaths {
-  /** The run's private copy of the built service (see app-snapshot.ts): package.json, openapi/, dist/, node_modules. */
-  root: string;
-  /** Scratch folder of this run: logs, load specs, probe files. */
+  /** The run's private copy of the service under test (app-snapshot.ts): package.json, openapi/, dist/, node_modules. */
+  app: string;
+  /** The run's private copy of the harness itself (dist/scripts/bench, the fake upstream), with node_modules. */
+  bench: string;
+  /** Scratch folder of this run: logs, load specs and results. */
   workDir: string;
 }
 
-export interface ServerUnderTest {
+export interface Server {
   name: string;
   url: string;
   child: Child;
-  monitor: ServerMonitor;
   stop(): Promise<void>;
 }
 
-export interface RunningService extends ServerUnderTest {
+export interface RunningService extends Server {
   adminUrl: string;
   adminToken: string;
 }
 
-/** What every run of the service gets: production mode, loopback, quiet logs, a limit that never bites. */
+/** What every run of the service gets: production mode, loopback, quiet logs, rate limits (per IP, per account) that never bite. */
 export function serviceEnv(overrides: Record<string, string>): Record<string, string> {
   return {
     NODE_ENV: 'production',
@@ -37,60 +37,45 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
     ADMIN_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
+    ACCOUNT_RATE_LIMIT_MAX: '100000000',
     ...overrides,
   };
 }
 
-export async function startService(
-  paths: BenchPaths,
-  options: { name: string; env: Record<string, string>; loopDelayProbe?: boolean; nodeArgs?: string[] },
-): Promise<RunningService> {
+export async function startService(paths: BenchPaths, options: { name: string; env: Record<string, string> }): Promise<RunningService> {
   const [port, adminPort] = [await freePort(), await freePort()];
   const adminToken = `bench-admin-${process.pid}-${Date.now()}`;
-  const preload = options.loopDelayProbe ? ['-r', join(paths.root, 'dist/scripts/bench/loop-delay-probe.js')] : [];
   const child = startChild({
     name: options.name,
-    args: [...(options.nodeArgs ?? []), ...preload, join(paths.root, 'dist/src/app/main.js')],
+    args: [join(paths.app, 'dist/src/app/main.js')],
     env: serviceEnv({ ...options.env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: adminToken }),
     logFile: join(paths.workDir, `${slug(options.name)}.log`),
-    cwd: paths.root,
+    cwd: paths.app,
   });
-  return watch(child, port, { adminUrl: `http://127.0.0.1:${adminPort}`, adminToken, adminPort });
+  const server = await listening(child, [port, adminPort]);
+  return { ...server, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken };
 }
 
-export async function startBaseline(paths: BenchPaths): Promise<ServerUnderTest> {
+export async function startBaseline(paths: BenchPaths): Promise<Server> {
   const port = await freePort();
   const child = startChild({
     name: 'bare Express 5 + express.json()',
-    args: [join(paths.root, 'dist/scripts/bench/baseline-server.js')],
+    args: [join(paths.bench, 'dist/scripts/bench/baseline-server.js')],
     env: { NODE_ENV: 'production', PORT: String(port) },
     logFile: join(paths.workDir, 'baseline.log'),
-    cwd: paths.root,
+    cwd: paths.bench,
   });
-  return watch(child, port, undefined);
+  return listening(child, [port]);
 }
 
-async function watch(child: Child, port: number, admin: undefined): Promise<ServerUnderTest>;
-async function watch(child: Child, port: number, admin: { adminUrl: string; adminToken: string; adminPort: number }): Promise<RunningService>;
-async function watch(
-  child: Child,
-  port: number,
-  admin: { adminUrl: string; adminToken: string; adminPort: number } | undefined,
-): Promise<ServerUnderTest | RunningService> {
-  const monitor = new ServerMonitor(child.pid);
-  const stop = async () => {
-    await child.stop();
-    monitor.stop();
-  };
+async function listening(child: Child, ports: number[]): Promise<Server> {
   try {
-    await waitForPort(child, port);
-    if (admin) await waitForPort(child, admin.adminPort);
+    for (const port of ports) await waitForPort(child, port);
   } catch (err) {
-    await stop();
+    await child.stop();
     throw err;
   }
-  const server = { name: child.name, url: `http://127.0.0.1:${port}`, child, monitor, stop };
-  return admin ? { ...server, adminUrl: admin.adminUrl, adminToken: admin.adminToken } : server;
+  return { name: child.name, url: `http://127.0.0.1:${ports[0]}`, child, stop: () => child.stop() };
 }
 
 function slug(name: string): string {
@@ -114,10 +99,10 @@ export interface FakeUpstream {
 export async function startFakeUpstream(paths: BenchPaths, options: { delayMs: number; label: string }): Promise<FakeUpstream> {
   const child = startChild({
     name: `fake upstream, ${options.label}`,
-    args: [join(paths.root, 'dist/scripts/bench/slow-upstream.js')],
+    args: [join(paths.bench, 'dist/scripts/bench/slow-upstream.js')],
     env: { DELAY_MS: String(options.delayMs) },
     logFile: join(paths.workDir, `slow-upstream-${slug(options.label)}.log`),
-    cwd: paths.root,
+    cwd: paths.bench,
   });
   try {
     const { baseURL } = await announced<{ baseURL: string }>(child, 'baseURL');
@@ -128,7 +113,18 @@ export async function startFakeUpstream(paths: BenchPaths, options: { delayMs: n
   }
 }
 
-/** The service's settings for a fake upstream at `baseURL`, which writes its answer at once: the budgets need not plan for a slow model. */
-export function upstreamEnv(baseURL: string): Record<string, string> {
-  return { OPENAI_API_KEY: 'sk-bench-not-a-real-key', OPENAI_BASE_URL: baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30' };
+/**
+ * The service's settings for the fake upstream at `baseURL`, which writes its answer at
+ * once (the budgets need not plan for a slow model), with `inFlight` calls provisioned:
+ * sockets to the upstream and requests admitted at once.
+ */
+export function upstreamEnv(baseURL: string, inFlight: number): Record<string, string> {
+  return {
+    OPENAI_API_KEY: 'sk-bench-not-a-real-key',
+    OPENAI_BASE_URL: baseURL,
+    ...FAKE_UPSTREAM_SPEED,
+    OPENAI_TIMEOUT_SECONDS: '30',
+    OPENAI_MAX_SOCKETS: String(inFlight),
+    MAX_REQUESTS_IN_FLIGHT: String(inFlight),
+  };
 }

@@ -1,93 +1,99 @@
-/** The issue's targets, each checked against what this run measured (never assumed). */
-import { cpuMsPer2xx, median, MB, ratioToBaseline, serviceRow, summarise, type BenchResults } from './bench-results';
-import type { SlowUpstreamResult } from './slow-upstream-run';
+/**
+ * The production-path targets (issue 26), each with its anchor, checked against what the
+ * run measured: a figure without samples is never met.
+ */
+import type { ArrivalResult } from './arrivals';
+import type { BenchResults } from './bench-results';
+import { KiB, median, MiB, per, show, within, type Figure } from './figures';
+import { cpuMsPerCall, created, HELD_P99_MS } from './upstream-path';
 
 export interface TargetCheck {
   target: string;
+  anchor: string;
   measured: string;
   met: boolean;
 }
 
-/** Cold-start bound of each mode, by the start of its row's name. */
-const COLD_START_MS: Array<{ prefix: string; maxMs: number }> = [
-  { prefix: 'embedded', maxMs: 2000 },
-  { prefix: 'PostgreSQL', maxMs: 1000 },
-];
+const LITELLM = 'LiteLLM: p50 2 ms, p99 13 ms per 4-vCPU pod at ~290 req/s';
+/** The chart's memory limit for one pod (deploy/helm/profile-prediction-service/values.yaml). */
+const POD_MEMORY_LIMIT_BYTES = 512 * MiB;
 
 export function checkTargets(results: BenchResults): TargetCheck[] {
-  const checks: TargetCheck[] = [];
-  const one = serviceRow(results, 1);
-  if (one) {
-    const ratio = ratioToBaseline(results, one);
-    const { p99Ms, non2xx, failures, serverMsPer2xx } = summarise(one);
-    const clean = non2xx === 0 && failures === 0;
-    const caveat = clean ? '' : ` (with ${non2xx} non-2xx and ${failures} errors: not a valid figure)`;
-    checks.push(
-      { target: 'full path ≥ 0.30 × baseline req/s, one process', measured: `${ratio.toFixed(2)} ×${caveat}`, met: clean && ratio >= 0.3 },
-      { target: 'stretch: ≥ 0.40 × baseline req/s, one process', measured: `${ratio.toFixed(2)} ×${caveat}`, met: clean && ratio >= 0.4 },
-      { target: 'p99 ≤ 40 ms at 50 connections, one process', measured: `${p99Ms.toFixed(0)} ms`, met: clean && p99Ms <= 40 },
-      { target: 'service CPU per 201 ≤ 0.40 ms, one process', measured: `${serverMsPer2xx.toFixed(2)} ms`, met: clean && serverMsPer2xx <= 0.4 },
-    );
-    const upstream = serviceRow(results, 1, 'upstream');
-    if (upstream) {
-      const per201 = summarise(upstream).serverMsPer2xx;
-      checks.push({
-        target: 'upstream predictor: service CPU per 201 ≤ 2 × the embedded one, same load, one process',
-        measured: `${per201.toFixed(2)} ms against ${serverMsPer2xx.toFixed(2)} ms = ${(per201 / serverMsPer2xx).toFixed(2)} ×`,
-        met: clean && per201 <= 2 * serverMsPer2xx,
-      });
-    }
-  }
-  const burst = results.slowUpstream;
-  const fraction = burst.load.okPerSecond / burst.ceilingPerSecond;
-  checks.push(
-    allCreated('slow upstream', burst),
+  const { overhead, highestHeld, memory } = results.upstreamPath;
+  const row = overhead.result;
+  const rate = overhead.rate;
+  const allCreated = created(row) === row.sent && row.sent > 0;
+  const caveat = allCreated ? '' : ` (${row.sent - created(row)} of ${row.sent} not 201: not met)`;
+  const commit = results.commitLatency.commit;
+  const disk = `; the disk's single-row commit: p50 ${show(commit.p50, 2)}, p99 ${show(commit.p99, 2)} ms`;
+  const peak = memory.peakBytes;
+  const realOverheads = results.realModel.calls.flatMap((call) => (call.status === 201 && call.overheadMs !== undefined ? [call.overheadMs] : []));
+  const realWorst = realOverheads.length > 0 ? Math.max(...realOverheads) : undefined;
+  const statementsPerCall = per(overhead.statements, created(row));
+  const coldStart = median(results.coldStartsMs);
+  return [
     {
-      target: `slow upstream: ≥ 90% of the ${burst.ceilingPerSecond} req/s ceiling`,
-      measured: `${burst.load.okPerSecond.toFixed(0)} req/s = ${(fraction * 100).toFixed(0)}%`,
-      met: fraction >= 0.9,
+      target: `gateway overhead p50 ≤ 3 ms at ${rate} req/s, 2 s upstream`,
+      anchor: LITELLM,
+      measured: `${show(row.overhead.p50, 2, 'ms')}${caveat}${disk}`,
+      met: allCreated && within(row.overhead.p50, 3),
     },
-    { target: 'slow upstream: event-loop delay p99 ≤ 20 ms', measured: `${burst.loopDelay.p99Ms.toFixed(1)} ms`, met: burst.loopDelay.p99Ms <= 20 },
-    burstCpuAgainstEmbedded(burst, results.embeddedBurst),
-  );
-  const capacity = results.capacity;
-  checks.push(allCreated(`capacity, ${capacity.requests} in flight`, capacity), {
-    target: `capacity, ${capacity.requests} in flight: peak RSS ≤ 400 MB`,
-    measured: `${(capacity.peakBytes / MB).toFixed(0)} MB`,
-    met: capacity.peakBytes <= 400 * MB,
-  });
-  const { shedBurst, openLoop } = results.admission;
-  const shed = shedBurst.result;
-  const answered = (shed.statusCodes['201'] ?? 0) + shed.shedWithRetryAfter;
-  checks.push(
     {
-      target: `shed burst: each of ${shedBurst.requests} requests 201 or 503 with Retry-After, no 500`,
-      measured: `${answered} of ${shedBurst.requests}; ${shed.statusCodes['500'] ?? 0} × 500, ${shed.errors} errors`,
-      met: answered === shedBurst.requests && shed.errors === 0,
+      target: `gateway overhead p99 ≤ 15 ms at ${rate} req/s, 2 s upstream`,
+      anchor: LITELLM,
+      measured: `${show(row.overhead.p99, 2, 'ms')}${caveat}`,
+      met: allCreated && within(row.overhead.p99, 15),
     },
-    { target: 'shed burst: api_keys lookups for its one key ≤ 1', measured: String(shedBurst.apiKeyQueries), met: shedBurst.apiKeyQueries <= 1 },
-    { target: 'open loop: overhead p50 ≤ 5 ms', measured: `${openLoop.result.overhead.p50.toFixed(2)} ms`, met: openLoop.result.overhead.p50 <= 5 },
-    { target: 'open loop: overhead p99 ≤ 50 ms', measured: `${openLoop.result.overhead.p99.toFixed(2)} ms`, met: openLoop.result.overhead.p99 <= 50 },
-  );
-  for (const row of results.coldStarts) {
-    const ms = median(row.runsMs);
-    const maxMs = COLD_START_MS.find((bound) => row.name.startsWith(bound.prefix))?.maxMs ?? 2000;
-    checks.push({ target: `cold start ≤ ${maxMs / 1000} s: ${row.name}`, measured: `${ms.toFixed(0)} ms (median of ${row.runsMs.length})`, met: ms <= maxMs });
-  }
-  return checks;
+    {
+      target: `highest fixed rate one process holds (every request 201, overhead p99 ≤ ${HELD_P99_MS} ms) ≥ ${rate} req/s`,
+      anchor: 'the overhead targets\' rate; LiteLLM holds ~290 req/s per 4-vCPU pod',
+      measured: highestHeld === undefined ? 'none of the rates tried' : `${show(highestHeld)} req/s`,
+      met: within(highestHeld, rate, 'at least'),
+    },
+    {
+      target: `service CPU per paid call ≤ 2.5 ms (at ${rate} req/s)`,
+      anchor: `${rate} req/s on half a core of this 2-core machine; issue 26 measured 3.0 ms`,
+      measured: show(cpuMsPerCall(row, 'server'), 2, 'ms'),
+      met: within(cpuMsPerCall(row, 'server'), 2.5),
+    },
+    {
+      target: `PostgreSQL CPU per paid call ≤ 1.25 ms (at ${rate} req/s)`,
+      anchor: `${rate} req/s on a quarter of a core`,
+      measured: show(cpuMsPerCall(row, 'postgres'), 2, 'ms'),
+      met: within(cpuMsPerCall(row, 'postgres'), 1.25),
+    },
+    {
+      target: 'PostgreSQL round trips (statements) per paid call ≤ 12',
+      anchor: 'two transactions, the hold and the store-and-charge, of at most six statements each',
+      measured: show(statementsPerCall, 1),
+      met: within(statementsPerCall, 12),
+    },
+    {
+      target: `${show(memory.requests)} calls in flight on one process: peak RSS ≤ 512 MiB`,
+      anchor: "the chart's memory limit for a pod",
+      measured: peak === undefined ? show(peak) : `${show(peak / MiB)} MiB, ${show(perCallKiB(memory.result, memory.rssBeforeBytes, peak), 0, 'KiB')} per call in flight${allAnswered(memory.result)}`,
+      met: created(memory.result) === memory.requests && within(peak, POD_MEMORY_LIMIT_BYTES),
+    },
+    {
+      target: 'real model: overhead of every paid call ≤ 15 ms',
+      anchor: `the p99 bound above (${LITELLM})`,
+      measured: results.realModel.skipped ?? `worst ${show(realWorst, 2, 'ms')} over ${realOverheads.length} 201s of ${results.realModel.calls.length} calls`,
+      met: realOverheads.length === results.realModel.calls.length && within(realWorst, 15),
+    },
+    {
+      target: 'cold start to the first 201 on PostgreSQL ≤ 1 s',
+      anchor: 'issue 26; a pod replaced or scaled out serves within a second',
+      measured: `${show(coldStart, 0, 'ms')} (median of ${results.coldStartsMs.length})`,
+      met: within(coldStart, 1000),
+    },
+  ];
 }
 
-function allCreated(name: string, run: SlowUpstreamResult): TargetCheck {
-  const created = run.load.statusCodes['201'] ?? 0;
-  return { target: `${name}: every one of ${run.requests} requests 201`, measured: `${created} of ${run.requests}`, met: created === run.requests };
+/** (peak RSS − RSS before the burst) / calls answered, in KiB. */
+export function perCallKiB(result: ArrivalResult, before: Figure, peak: Figure): Figure {
+  return before === undefined || peak === undefined ? undefined : per((peak - before) / KiB, created(result));
 }
 
-/** The burst's server CPU per 201 with the upstream call, against the same burst on the embedded predictor. */
-function burstCpuAgainstEmbedded(burst: SlowUpstreamResult, embedded: SlowUpstreamResult): TargetCheck {
-  const [upstream, own] = [cpuMsPer2xx(burst.load, 'server'), cpuMsPer2xx(embedded.load, 'server')];
-  return {
-    target: 'slow upstream: server CPU per 201 ≤ 2 × the same burst on the embedded predictor',
-    measured: `${upstream.toFixed(2)} ms against ${own.toFixed(2)} ms = ${(upstream / own).toFixed(2)} ×`,
-    met: allCreated('', burst).met && allCreated('', embedded).met && upstream <= 2 * own,
-  };
+function allAnswered(result: ArrivalResult): string {
+  return created(result) === result.sent ? '' : ` (${result.sent - created(result)} of ${result.sent} not 201: not met)`;
 }

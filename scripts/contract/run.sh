@@ -52,7 +52,7 @@ credits=1000000
 echo "contract: starting the service on $base_url (log: test-output/contract/server.log)"
 env HOST=127.0.0.1 PORT="$port" ADMIN_HOST=127.0.0.1 ADMIN_PORT="$admin_port" ADMIN_TOKEN="$admin_token" \
   DATABASE_URL="$DATABASE_URL" REDIS_URL="$REDIS_URL" RATE_LIMIT_REDIS_PREFIX="pps:contract:" \
-  RATE_LIMIT_MAX=1000000000 LOG_LEVEL="${LOG_LEVEL:-warn}" \
+  RATE_LIMIT_MAX=1000000000 ACCOUNT_RATE_LIMIT_MAX=1000000000 LOG_LEVEL="${LOG_LEVEL:-warn}" \
   node dist/src/app/main.js >"$out/server.log" 2>&1 &
 server_pid=$!
 stop_server() {

@@ -1,8 +1,10 @@
 """Schemathesis hooks for `make contract` (loaded by schemathesis.toml).
 
-One hook: a valid `Idempotency-Key` is made specific to the request it comes with. (The
-link from a created snap to `POST /api/v1/snap/comms` needs no hook: its request body is
-an object of runtime expressions, which Schemathesis follows as written.)
+Two hooks. The spec's links write their request body in the extension `x-request-body`
+(an object of runtime expressions; openapi-generator's parser refuses an object in the
+link's `requestBody`, openapi/openapi.yaml says why): before the schema is loaded, each
+becomes the link's `requestBody`, which Schemathesis follows as written. And a valid
+`Idempotency-Key` is made specific to the request it comes with.
 
 Schemathesis fills the optional `Idempotency-Key` header from the spec's example, or with
 short generated values, and so sends the same key with many different bodies. The service
@@ -34,6 +36,26 @@ from schemathesis.core.parameters import ParameterLocation
 HEADER = "Idempotency-Key"
 # openapi.yaml: components.parameters.IdempotencyKey
 VALID_KEY = re.compile(r"^[\x21-\x7E]{1,255}$")
+
+
+@schemathesis.hook
+def before_load_schema(context: schemathesis.HookContext, raw_schema: dict[str, Any]) -> None:
+    linked = 0
+    for link in _links(raw_schema):
+        if "x-request-body" in link:
+            link["requestBody"] = link["x-request-body"]
+            linked += 1
+    if linked == 0:
+        raise RuntimeError("no link of the spec has x-request-body: the stateful phase would follow none")
+
+
+def _links(raw_schema: dict[str, Any]) -> list[dict[str, Any]]:
+    responses = list(raw_schema.get("components", {}).get("responses", {}).values())
+    for item in raw_schema.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict):
+                responses.extend(operation.get("responses", {}).values())
+    return [link for response in responses if isinstance(response, dict) for link in response.get("links", {}).values()]
 
 
 @schemathesis.hook

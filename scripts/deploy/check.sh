@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `make deploy-check`: the deployment files, validated offline.
-#  1. Helm chart (deploy/helm/profile-prediction-service): helm lint --strict, then helm
-#     template with the default values and with ci/production-values.yaml, each piped into
-#     kubeconform -strict for two Kubernetes minor versions (schemas from kubernetes-validate;
-#     ServiceMonitor is a CRD with no schema there, so it alone is skipped).
+#  1. Helm chart (deploy/helm/profile-prediction-service): its values.schema.json refuses
+#     wrong-typed and unknown values; helm lint --strict, then helm template with the default
+#     values and with ci/production-values.yaml, each piped into kubeconform -strict for two
+#     Kubernetes minor versions (schemas from kubernetes-validate; ServiceMonitor is a CRD
+#     with no schema there, so it alone is skipped) and into check-chart-manifests.mjs (hook
+#     accounts, selectors, checksums, probe timeouts: the rules a schema cannot see).
 #  2. compose.yaml against the Compose Specification schema (check-jsonschema).
 #  3. The licence of every production dependency against deploy/licences-allowed.txt.
 # Each check first proves it can fail, on a deliberately broken input in test/deploy/.
@@ -51,15 +53,25 @@ echo "== Helm chart: helm lint, helm template | kubeconform -strict (Kubernetes 
 for version in "${KUBERNETES_VERSIONS[@]}"; do
   must_fail "kubeconform ($version)" "additional properties 'replica' not allowed" validate_manifests test/deploy/broken-deployment.yaml "$version"
 done
+render() { "$helm" template pps "$chart" --kube-version "${KUBERNETES_VERSIONS[0]}" "$@"; }
+must_fail "the values schema" "at '/replicaCount': got string, want integer" render --values test/deploy/values-replicas-string.yaml
+must_fail "the values schema" "additional properties 'securityContext' not allowed" render --values test/deploy/values-unknown-key.yaml
+must_fail "the values schema" "at '/probes/readiness/timeoutSeconds': got string, want integer" render --values test/deploy/values-wrong-type.yaml
+must_fail "the manifest rules" "which the chart creates, but not as a hook" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "Service pps-profile-prediction-service selects the pods of Job" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" --values "$chart/ci/production-values.yaml"
 for values in default production; do
   args=()
-  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml")
+  expect=()
+  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor)
   for version in "${KUBERNETES_VERSIONS[@]}"; do
     "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"
     echo "-- $values values, Kubernetes $version"
     validate_manifests "$work/$values-$version.yaml" "$version"
+    node scripts/deploy/check-chart-manifests.mjs "$work/$values-$version.yaml" "${expect[@]}"
   done
 done
 

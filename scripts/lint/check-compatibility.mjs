@@ -19,7 +19,8 @@
  *      examples, its `const`) is still documented for the same operation and status.
  *      oasdiff compares schemas, not examples, and the error texts live in examples.
  *   4. Responses stay open (`additionalProperties: true` on every response object, so a
- *      field can be added later) and requests stay closed (`additionalProperties: false`).
+ *      field can be added later; the one exception, the bare 401 body, says why in
+ *      `x-closed`) and requests stay closed (`additionalProperties: false`).
  *   5. A spec that differs from the release has a higher `info.version`, and the
  *      changelog's `## [Unreleased]` section lists at least one change.
  *
@@ -114,7 +115,8 @@ function checkFixedTexts() {
 
 function checkOpenness() {
   for (const { where, schema, side } of objectSchemas(spec)) {
-    const want = side === 'response';
+    // A response object may stay closed only with its reason in `x-closed` (the bare 401 body).
+    const want = side === 'response' && !(typeof schema['x-closed'] === 'string' && schema['x-closed'].trim() !== '');
     if (schema.additionalProperties !== want) {
       problems.push(`${where}: a ${side} object must have additionalProperties: ${want} (${want ? 'responses are open to additive change' : 'requests refuse unknown properties'})`);
     }

@@ -48,7 +48,9 @@ export async function startServer(config: Config, logger: Logger, options: Serve
     metrics: options.metrics === 'cluster' ? clusterExposition(services.metrics.registry) : processExposition(services.metrics.registry),
     logger,
   };
-  const admin = await listen(createAdminApp(config.adminToken, config.validateResponses, services, logger, ops), adminDrain, config.adminPort, config.adminHost, config.requestTimeoutSeconds);
+  const accountRateLimits = { limit: config.accountRateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
+  const adminApp = createAdminApp(config.adminToken, config.validateResponses, services, logger, ops, accountRateLimits);
+  const admin = await listen(adminApp, adminDrain, config.adminPort, config.adminHost, config.requestTimeoutSeconds);
   let closing: Promise<void> | undefined;
   return {
     services,

@@ -51,6 +51,8 @@ export interface Services {
   failureBudget: FailureBudget;
   isOutage: (err: unknown) => boolean;
   rateLimit: RateLimitStore;
+  /** The per-account limit's counters, beside the per-IP ones, by the same policy. */
+  accountRateLimit: RateLimitStore;
   metrics: Metrics;
   close(): Promise<void>;
 }
@@ -70,6 +72,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   // One Redis client for the rate limit and the failure budget; it connects while the migrations run.
   const redis = config.redisUrl ? createSharedRedis({ url: config.redisUrl, logger }) : undefined;
   const rateLimit = createRateLimitStore(redis, { prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000 });
+  const accountRateLimit = createRateLimitStore(redis, { prefix: `${config.rateLimitRedisPrefix}account:`, windowMs: config.rateLimitWindowSeconds * 1000 });
   const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });
   const redisStarting = redis?.start();
   try {
@@ -122,12 +125,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
     // The repositories let database errors through as the driver threw them; the error mapper asks this which are outages (503).
     isOutage: isDatabaseUnavailable,
     rateLimit,
+    accountRateLimit,
     metrics,
     close: async () => {
       await sweeper.stop();
       await callers.stop();
       await idempotency.stop();
       await rateLimit.close();
+      await accountRateLimit.close();
       await upstream?.close();
       await failureBudget.close();
       await redis?.close();

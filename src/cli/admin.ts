@@ -10,6 +10,8 @@ const USAGE = `usage: npm run admin -- <command>
   add-credits <accountId> <amount>  add credits
   create-key <accountId>            create another API key (shown once)
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
+  show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
+  set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
   erase-snap <snapId>               erase one snap, its comms analyses and replays
   erase-account <accountId>         erase every snap, analysis and replay of an account (the ledger stays)
   erase-person <accountId> <name>   erase everything about the person of this name in an account
@@ -18,7 +20,7 @@ const USAGE = `usage: npm run admin -- <command>
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
 /** `streamed`: the answer is a document of its own (an export), copied to stdout as it comes. */
-type AdminRequest = { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown; streamed?: boolean };
+type AdminRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown; streamed?: boolean };
 
 function requestFor(command: string | undefined, args: string[]): AdminRequest | undefined {
   const [first, second] = args;
@@ -35,6 +37,12 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first ? { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(first)}/keys` } : undefined;
     case 'deactivate-key':
       return first ? { method: 'DELETE', path: `/admin/v1/keys/${encodeURIComponent(first)}` } : undefined;
+    case 'show-rate-limit':
+      return first ? { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit` } : undefined;
+    case 'set-rate-limit':
+      return first && second
+        ? { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit`, body: { limit: second === 'default' ? null : Number(second) } }
+        : undefined;
     case 'erase-snap':
       return first ? { method: 'DELETE', path: `/admin/v1/snaps/${encodeURIComponent(first)}` } : undefined;
     case 'erase-account':

@@ -32,6 +32,8 @@ export interface Config {
   redisUrl: string | undefined;
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
+  /** Requests per window per account, from any IPs, beside the per-IP limit; an account's own limit (admin API) overrides it. */
+  accountRateLimitMax: number;
   /** Prefix of the rate-limit keys in Redis: deployments sharing one Redis share a limit only with the same prefix. */
   rateLimitRedisPrefix: string;
   /** An Express "trust proxy" value; `false` trusts no proxy. */
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
     rateLimitMax: read.integer('RATE_LIMIT_MAX', 120, { min: 1, max: 1_000_000_000 }),
     rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
+    accountRateLimitMax: read.integer('ACCOUNT_RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000_000 }),
     rateLimitRedisPrefix: read.string('RATE_LIMIT_REDIS_PREFIX', 'pps:rl:'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
     openai,

@@ -3,11 +3,28 @@ import { toNumber } from './database';
 import type { AccountRepository, AccountSummary, FailedCallUsage } from '../domain/ports';
 
 export class KnexAccountRepository implements AccountRepository {
-  /** @param onKeyDeactivated lets a key cache of this process forget the key (by its hash) at once. */
+  /**
+   * @param forgetKey lets a key cache of this process forget a key (by its hash) at once:
+   * when it is deactivated, or when its account's rate limit changes.
+   */
   constructor(
     private readonly db: Knex,
-    private readonly onKeyDeactivated: (keyHash: string) => void = () => undefined,
+    private readonly forgetKey: (keyHash: string) => void = () => undefined,
   ) {}
+
+  async rateLimitOf(accountId: number): Promise<number | null | undefined> {
+    const row = await this.db('accounts').select('rate_limit').where({ id: accountId }).first();
+    if (!row) return undefined;
+    return row.rate_limit === null ? null : toNumber(row.rate_limit);
+  }
+
+  async setRateLimit(accountId: number, limit: number | null): Promise<boolean> {
+    const updated = await this.db('accounts').update({ rate_limit: limit }).where({ id: accountId });
+    if (updated === 0) return false;
+    const keys: { key_hash: string }[] = await this.db('api_keys').select('key_hash').where({ account_id: accountId });
+    for (const key of keys) this.forgetKey(key.key_hash);
+    return true;
+  }
 
   async create(input: { name: string; credits: number; keyHash: string; keyPrefix: string }): Promise<{ accountId: number; keyId: number }> {
     return this.db.transaction(async (trx) => {
@@ -85,7 +102,7 @@ export class KnexAccountRepository implements AccountRepository {
       .where({ id: keyId })
       .update({ active: false, deactivated_at: this.db.raw('coalesce(deactivated_at, now())') })
       .returning('key_hash');
-    if (rows.length === 1) this.onKeyDeactivated(String(rows[0].key_hash));
+    if (rows.length === 1) this.forgetKey(String(rows[0].key_hash));
     return rows.length === 1;
   }
 

@@ -8,10 +8,11 @@ export class KnexCallerRepository implements CallerRepository, DeactivatedKeys {
 
   async findByKeyHash(keyHash: string): Promise<Caller | null> {
     const row = await this.db('api_keys')
-      .select('id', 'account_id')
-      .where({ key_hash: keyHash, active: true })
+      .join('accounts', 'accounts.id', 'api_keys.account_id')
+      .select('api_keys.id', 'api_keys.account_id', 'accounts.rate_limit')
+      .where({ 'api_keys.key_hash': keyHash, 'api_keys.active': true })
       .first();
-    return row ? { accountId: toNumber(row.account_id), keyId: toNumber(row.id) } : null;
+    return row ? { accountId: toNumber(row.account_id), keyId: toNumber(row.id), rateLimit: row.rate_limit === null ? null : toNumber(row.rate_limit) } : null;
   }
 
   /** A scan of api_keys by `deactivated_at` (the table holds one row per key ever issued). */

@@ -28,7 +28,7 @@ export class KnexPersonalDataRepository implements PersonalDataRepository {
   async eraseAccount(accountId: number, actor: ErasureActor): Promise<ErasureRecord | null> {
     if (!(await this.accountExists(accountId))) return null;
     const erased = await this.eraseSelected({ sql: 's.account_id = ?', bindings: [accountId] });
-    // Replays whose row was deleted before migration 010 named its table (none are left pointing at anything).
+    // Replays whose row was deleted before migration 011 named its table (none are left pointing at anything).
     const deleted = await this.db.raw(
       `WITH d AS (DELETE FROM idempotency_keys WHERE account_id = ? AND state = 'completed' RETURNING 1) SELECT count(*) AS n FROM d`,
       [accountId],

@@ -5,7 +5,7 @@
  * another statement holds is left for the next batch), so a large deletion is many short
  * statements and never holds up a request. Analyses go first, in batches of their own;
  * then the snaps (an analysis stored meanwhile goes with its snap, ON DELETE CASCADE).
- * The ledger is not touched: its rows keep the deleted ids (migration 010).
+ * The ledger is not touched: its rows keep the deleted ids (migration 011).
  */
 import type { Knex } from 'knex';
 import { toNumber } from './database';

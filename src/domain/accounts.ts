@@ -46,6 +46,32 @@ export async function deactivateApiKey(accounts: AccountRepository, keyId: numbe
   return { keyId, active: false };
 }
 
+/** The per-account rate limit beside the per-IP one (openapi/admin.yaml, `AccountRateLimit`). */
+export interface AccountRateLimit {
+  accountId: number;
+  limit: number;
+  windowSeconds: number;
+  /** True when the account has its own limit; false when the default applies. */
+  custom: boolean;
+}
+
+/** The service's default per-account limit and the window it counts in. */
+export interface AccountRateLimitDefaults {
+  limit: number;
+  windowSeconds: number;
+}
+
+export async function getAccountRateLimit(accounts: AccountRepository, defaults: AccountRateLimitDefaults, accountId: number): Promise<AccountRateLimit> {
+  const own = await accounts.rateLimitOf(accountId);
+  if (own === undefined) accountNotFound();
+  return { accountId, limit: own ?? defaults.limit, windowSeconds: defaults.windowSeconds, custom: own !== null };
+}
+
+export async function setAccountRateLimit(accounts: AccountRepository, defaults: AccountRateLimitDefaults, accountId: number, limit: number | null): Promise<AccountRateLimit> {
+  if (!(await accounts.setRateLimit(accountId, limit))) accountNotFound();
+  return { accountId, limit: limit ?? defaults.limit, windowSeconds: defaults.windowSeconds, custom: limit !== null };
+}
+
 function accountNotFound(): never {
   throw new AppError({ kind: 'not_found', message: MESSAGES.accountNotFound });
 }

@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_mismatch'
+  | 'unprocessable'
   | 'rate_limited'
   | 'generation_failed'
   | 'internal'

@@ -1,8 +1,10 @@
 /**
  * Create a communication analysis for a stored snap (openapi/openapi.yaml,
  * `createCommsAnalysis`), as one paid call (paid-call.ts): the snap must belong to the
- * caller (another account's snap is answered like a missing one); then analyse, and
- * store the analysis while turning the hold into the charge in one statement.
+ * caller (another account's snap is answered like a missing one) and have a profile
+ * (comms-sense.ts: 422 before any hold); then analyse without the name, put the name in
+ * (subject-name.ts), hold the answer to sense (comms-sense.ts), and store the analysis
+ * while turning the hold into the charge in one statement.
  */
 import { AppError } from './app-error';
 import { chargedId } from './credits';
@@ -10,6 +12,8 @@ import type { Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import { paidCall, type PaidCallDeps, type RequestContext } from './paid-call';
 import type { Caller, CommsAnalysis, CommsChannel, CommsRepository, CommsRequest, SnapRepository, StoredSnap } from './ports';
+import { assertAdvisable, heldToSense } from './comms-sense';
+import { namedAnalysis } from './subject-name';
 
 export interface CreateCommsDeps extends PaidCallDeps {
   snaps: SnapRepository;
@@ -41,7 +45,7 @@ export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input
     predict: (predictor, snap, predictContext) => predictor.analyseComms(requestFor(snap, input), predictContext),
     // The analysis is of the stored snap's profile, whatever profile the model named (openapi/openapi.yaml, CommsResponse).
     judge: ({ result, provenance }, snap) => ({
-      analysis: { ...result, profile: snap.prediction.profile, primary_code: snap.prediction.primary_code },
+      analysis: { ...heldToSense(namedAnalysis(result, snap.subject.name), draft), profile: snap.prediction.profile, primary_code: snap.prediction.primary_code },
       provenance,
     }),
     store: async (hold, { analysis, provenance }, claim) => {
@@ -52,10 +56,11 @@ export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input
   });
 }
 
-/** The caller's snap; another account's is answered like a missing one. */
+/** The caller's snap, with a profile to advise on; another account's is answered like a missing one. */
 async function ownedSnap(snaps: SnapRepository, caller: Caller, snapId: number): Promise<StoredSnap> {
   const snap = await snaps.findOwned(caller.accountId, snapId);
   if (!snap) throw new AppError({ kind: 'not_found', message: MESSAGES.snapNotFound });
+  assertAdvisable(snap);
   return snap;
 }
 
@@ -68,7 +73,6 @@ async function storedCommsResult(comms: CommsRepository, caller: Caller, commsId
 
 function requestFor(snap: StoredSnap, input: CommsInput): CommsRequest {
   return {
-    subjectName: snap.subject.name,
     profile: snap.prediction.profile,
     primaryCode: snap.prediction.primary_code,
     secondaryProfile: snap.prediction.secondary_profile,

@@ -1,6 +1,7 @@
 /**
  * Create a snap (openapi/openapi.yaml, `createSnap`), as one paid call (paid-call.ts):
- * predict, hold the answer to the taxonomy (taxonomy.ts), refuse a Visionary secondary
+ * predict without the name and put it in the texts afterwards (subject-name.ts), hold
+ * the answer to the taxonomy (taxonomy.ts), refuse a Visionary secondary
  * profile (a failure of the call, counted against the budget), then store the snap and
  * turn the hold into the charge in one statement.
  */
@@ -10,6 +11,7 @@ import type { Idempotent } from './idempotency';
 import { MESSAGES } from './messages';
 import { paidCall, type PaidCallDeps, type RequestContext } from './paid-call';
 import type { Caller, SnapPrediction, SnapRepository, SnapSubject } from './ports';
+import { namedPrediction, withoutName } from './subject-name';
 import { heldToTaxonomy } from './taxonomy';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
@@ -35,9 +37,9 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
     failureMessage: MESSAGES.snapGenerationFailed,
     // The subject is the request itself: nothing to read before the hold.
     load: async () => subject,
-    predict: (predictor, person, predictContext) => predictor.predictSnap(person, predictContext),
+    predict: (predictor, person, predictContext) => predictor.predictSnap(withoutName(person), predictContext),
     judge: ({ result, provenance }) => {
-      const { prediction } = heldToTaxonomy(result);
+      const { prediction } = heldToTaxonomy(namedPrediction(result, subject.name));
       return { prediction, provenance, snapResponse: responseOf(subject, prediction) };
     },
     store: async (hold, { prediction, provenance, snapResponse }, claim) => {

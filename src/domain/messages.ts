@@ -13,6 +13,7 @@ export const MESSAGES = {
   commsGenerationFailed: 'Failed to generate communication analysis Please try again later',
   tooManyRequests: 'ThrottlerException: Too Many Requests', // contract
   snapNotFound: 'Snap not found',
+  snapWithoutProfile: 'Snap has no profile to advise on: its notes held no behavioural evidence. Create a snap with notes on how the person works, decides or deals with others',
   invalidJson: 'Request body is not valid JSON',
   invalidUtf8: 'Request body is not valid UTF-8',
   unsupportedMediaType: 'Content-Type must be application/json',

@@ -26,6 +26,12 @@ export interface SnapSubject {
 }
 
 /**
+ * What a predictor is told about the person: everything but the name, which is not
+ * evidence (subject-name.ts). Its texts call the person SUBJECT_REFERENCE instead.
+ */
+export type AnonymousSubject = Omit<SnapSubject, 'name'>;
+
+/**
  * A prediction as the predictor read it. `secondary_profile` may be Visionary here:
  * the domain refuses it, so the rule lives in one place.
  */
@@ -43,9 +49,11 @@ export type SnapPrediction = {
 export const COMMS_CHANNELS = ['email', 'chat', 'call', 'meeting'] as const;
 export type CommsChannel = (typeof COMMS_CHANNELS)[number];
 
-/** What a comms analysis is asked about: a stored snap's profiles plus the caller's context. */
+/**
+ * What a comms analysis is asked about: a stored snap's profiles plus the caller's
+ * context. Not the person's name: the texts call them SUBJECT_REFERENCE (subject-name.ts).
+ */
 export interface CommsRequest {
-  subjectName: string;
   profile: ProfileName | null;
   primaryCode: ProfileCode | null;
   secondaryProfile: ProfileName | null;
@@ -133,7 +141,7 @@ export interface PredictContext {
 }
 
 export interface Predictor {
-  predictSnap(subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>>;
+  predictSnap(subject: AnonymousSubject, context: PredictContext): Promise<Predicted<SnapPrediction>>;
   analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>>;
 }
 
@@ -142,6 +150,8 @@ export interface Predictor {
 export interface Caller {
   accountId: number;
   keyId: number;
+  /** The account's own per-account rate limit (requests per window); null or absent: the service's default. */
+  rateLimit?: number | null;
 }
 
 export interface StoredSnap {
@@ -172,7 +182,7 @@ export interface ChargedComms {
   /** The hold this analysis's charge is taken from. */
   hold: CreditHold;
   snapId: number;
-  request: Omit<CommsRequest, 'subjectName' | 'profile' | 'primaryCode' | 'secondaryProfile'>;
+  request: Omit<CommsRequest, 'profile' | 'primaryCode' | 'secondaryProfile'>;
   analysis: CommsAnalysis;
   provenance: Provenance;
   /** A claimed Idempotency-Key, completed with the stored row in the same statement. */
@@ -300,6 +310,10 @@ export interface AccountRepository {
   addCredits(accountId: number, amount: number): Promise<number | null>;
   addKey(accountId: number, keyHash: string, keyPrefix: string): Promise<number | null>;
   deactivateKey(keyId: number): Promise<boolean>;
+  /** The account's own per-account rate limit (null: the default), or undefined when there is no such account. */
+  rateLimitOf(accountId: number): Promise<number | null | undefined>;
+  /** Sets it (null: back to the default); false when there is no such account. */
+  setRateLimit(accountId: number, limit: number | null): Promise<boolean>;
   count(): Promise<number>;
 }
 

@@ -4,7 +4,8 @@
  * - `name-decides-code`: a profile name and its code that disagree: the name decides
  *   the code; a code without a name gives the name;
  * - `secondary-equals-primary`: a secondary profile equal to the primary is no
- *   secondary: it becomes null, with its code and its summary.
+ *   secondary: it becomes null, with its code and its summary, and the confidence is
+ *   Low (an answer that could not name two profiles is not a confident one).
  * The create-snap use case applies them; the metrics decorator counts each rule that
  * had to be applied (`predictions_repaired_total`).
  */
@@ -30,10 +31,10 @@ export function heldToTaxonomy(given: SnapPrediction): HeldToTaxonomy {
   };
   const [profile, primary_code] = pair(given.profile, given.primary_code);
   let [secondary_profile, secondary_code] = pair(given.secondary_profile, given.secondary_code);
-  let { secondary_profile_summary } = given;
+  let { secondary_profile_summary, confidence } = given;
   if (secondary_profile !== null && secondary_profile === profile) {
     repairs.add('secondary-equals-primary');
-    [secondary_profile, secondary_code, secondary_profile_summary] = [null, null, null];
+    [secondary_profile, secondary_code, secondary_profile_summary, confidence] = [null, null, null, 'Low'];
   }
-  return { prediction: { ...given, profile, primary_code, secondary_profile, secondary_code, secondary_profile_summary }, repairs: [...repairs] };
+  return { prediction: { ...given, profile, primary_code, secondary_profile, secondary_code, secondary_profile_summary, confidence }, repairs: [...repairs] };
 }

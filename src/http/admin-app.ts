@@ -6,6 +6,7 @@
  */
 import express, { type Express } from 'express';
 import { createHash } from 'node:crypto';
+import type { AccountRateLimitDefaults } from '../domain/accounts';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
 import type { Logger } from '../support/logger';
@@ -22,7 +23,14 @@ import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
 import { specValidator } from './openapi/spec-validator';
 
-export function createAdminApp(adminToken: string | undefined, validateResponses: boolean, services: AdminDependencies, logger: Logger, ops: OpsDependencies): Express {
+export function createAdminApp(
+  adminToken: string | undefined,
+  validateResponses: boolean,
+  services: AdminDependencies,
+  logger: Logger,
+  ops: OpsDependencies,
+  accountRateLimits: AccountRateLimitDefaults,
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing
@@ -39,7 +47,7 @@ export function createAdminApp(adminToken: string | undefined, validateResponses
   app.use(specValidator(SPEC_PATHS.admin, validateResponses));
   app.use(exportRoutes(services.personalData));
   const router = express.Router();
-  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, services.personalData, { adminTokenId: adminTokenId(adminToken) }), [
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, accountRateLimits, services.personalData, { adminTokenId: adminTokenId(adminToken) }), [
     ...OPS_OPERATIONS,
     ...EXPORT_OPERATIONS,
   ]);

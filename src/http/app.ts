@@ -1,12 +1,14 @@
 /**
  * The public API app. Every /api/v1 request goes through the request path of docs/architecture.md, in
- * order: Server-Timing, request id and access log, rate limit, admission (requests in
- * flight), API key, JSON body, spec validation, the handler bound by operationId; any
+ * order: Server-Timing, request id and access log, rate limit per IP, admission (requests in
+ * flight), API key, rate limit per account, JSON body, spec validation, the handler bound by operationId; any
  * error goes to the one error mapper.
  */
 import express, { type Express } from 'express';
 import { SHED_RETRY_AFTER_SECONDS } from '../config/admission';
 import type { Config } from '../config/config';
+import { AppError } from '../domain/app-error';
+import { MESSAGES } from '../domain/messages';
 import type { Logger } from '../support/logger';
 import { SPEC_PATHS } from '../support/project-root';
 import { apiKeyAuth } from './api-key-auth';
@@ -17,7 +19,7 @@ import { publicHandlers } from './handlers';
 import { jsonBody } from './json-body';
 import { bindOperations } from './openapi/operations';
 import { admissionControl } from './admission';
-import { rateLimitByIp } from './rate-limit';
+import { rateLimitByAccount, rateLimitByIp } from './rate-limit';
 import { requestLog } from './request-log';
 import { requestMetrics } from './request-metrics';
 import { securityHeaders } from './security-headers';
@@ -26,6 +28,10 @@ import { specValidator } from './openapi/spec-validator';
 
 export function createApiApp(config: Config, services: ApiDependencies, logger: Logger): Express {
   const app = express();
+  // Paths match exactly as openapi/openapi.yaml writes them: /API/V1/SNAP and /api/v1/snap/
+  // are not /api/v1/snap (404 before the key is looked up). Set before the first app.use.
+  app.enable('case sensitive routing');
+  app.enable('strict routing');
   app.disable('x-powered-by');
   app.disable('etag'); // every response is no-store: a SHA-1 of each body would buy nothing
   app.set('trust proxy', config.trustProxy);
@@ -33,6 +39,11 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(docsRoutes()); // public: no key, no rate limit, not validated against the spec
+  // The spec validator would take /api/v1/snap/ for /api/v1/snap; the spec's paths have no trailing slash.
+  app.use((req, _res, next) => {
+    if (req.path.length > 1 && req.path.endsWith('/')) next(new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, req.path.slice(0, 200)) }));
+    else next();
+  });
   app.use('/api/v1', requestMetrics(SPEC_PATHS.public, services.metrics));
   app.use(
     '/api/v1',
@@ -40,7 +51,7 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
       limit: config.rateLimitMax,
       windowSeconds: config.rateLimitWindowSeconds,
       store: services.rateLimit.store,
-      onLimited: () => services.metrics.rateLimitedRequests.inc(),
+      onLimited: () => services.metrics.rateLimitedRequests.inc({ policy: 'ip' }),
     }),
     admissionControl({
       maxInFlight: config.maxRequestsInFlight,
@@ -50,10 +61,16 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
       draining: services.draining,
     }),
     apiKeyAuth(services.callers),
+    rateLimitByAccount({
+      limit: config.accountRateLimitMax,
+      windowSeconds: config.rateLimitWindowSeconds,
+      store: services.accountRateLimit.store,
+      onLimited: () => services.metrics.rateLimitedRequests.inc({ policy: 'account' }),
+    }),
   );
   app.use(jsonBody());
   app.use(specValidator(SPEC_PATHS.public, config.validateResponses));
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true, strict: true });
   bindOperations(router, SPEC_PATHS.public, publicHandlers(services));
   app.use(router);
   app.use(errorMapper(services.isOutage));

@@ -29,6 +29,7 @@ export interface ApiDependencies {
   predictor: Predictor;
   failureBudget: FailureBudget;
   rateLimit: { store: Store };
+  accountRateLimit: { store: Store };
   metrics: Metrics;
   /** True while the process shuts down: new requests are answered 503 (app/drain.ts). */
   draining?: () => boolean;

@@ -25,6 +25,7 @@ const STATUS_OF: Record<ErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_mismatch: 422,
+  unprocessable: 422,
   rate_limited: 429,
   generation_failed: 500,
   internal: 500,

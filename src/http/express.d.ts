@@ -17,6 +17,8 @@ declare global {
       rateLimit?: RateLimitInfo;
       /** Set by the API-key check (step 3). */
       caller?: Caller;
+      /** Set by express-rate-limit's per-account limit (after step 3). */
+      accountRateLimit?: RateLimitInfo;
     }
   }
 }

@@ -1,7 +1,15 @@
 /**
- * Step 2 of the request path: a fixed window of `limit` requests per client IP.
- * Sets X-RateLimit-Limit, -Remaining and -Reset (whole seconds until the window
- * resets) on every response, and Retry-After on a 429 (openapi/openapi.yaml, `TooManyRequests`).
+ * The request path's two rate limits (openapi/openapi.yaml, "Rate limit"), each a fixed
+ * window counted by express-rate-limit in its store (Redis while available, else this
+ * process: src/data/rate-limit/rate-limit-store.ts):
+ * - step 2, per client IP, before the API key: sets X-RateLimit-Limit, -Remaining and
+ *   -Reset (whole seconds until the window resets) on every response, and Retry-After on
+ *   its 429;
+ * - step 3b, per account, once the key is accepted: the account's own limit or the
+ *   default; its 429 carries Retry-After for the account's window, and the X-RateLimit-*
+ *   headers stay the per-IP limit's.
+ * Both describe themselves in the IETF draft headers RateLimit-Policy and RateLimit
+ * (express-rate-limit's `standardHeaders: 'draft-8'`), as the policies "ip" and "account".
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
@@ -21,7 +29,8 @@ export function rateLimitByIp(options: RateLimitOptions): RequestHandler[] {
     windowMs: options.windowSeconds * 1000,
     limit: options.limit,
     store: options.store,
-    standardHeaders: false,
+    standardHeaders: 'draft-8',
+    identifier: 'ip',
     legacyHeaders: false,
     // The app's "trust proxy" setting decides req.ip; the library's own check of it
     // warns about deliberate configurations, so it is off.
@@ -38,6 +47,27 @@ export function rateLimitByIp(options: RateLimitOptions): RequestHandler[] {
     next();
   };
   return [limiter, headers];
+}
+
+/** After the API key: `limit` is the default, an account's own limit (Caller.rateLimit) overrides it. */
+export function rateLimitByAccount(options: RateLimitOptions): RequestHandler {
+  return rateLimit({
+    windowMs: options.windowSeconds * 1000,
+    limit: (req) => req.caller?.rateLimit ?? options.limit,
+    keyGenerator: (req) => String(req.caller?.accountId),
+    store: options.store,
+    standardHeaders: 'draft-8',
+    identifier: 'account',
+    legacyHeaders: false,
+    // Kept apart from the per-IP limit's `req.rateLimit`, which the X-RateLimit-* headers describe.
+    requestPropertyName: 'accountRateLimit',
+    handler: (req, _res, next) => {
+      options.onLimited?.();
+      const resetTime = req.accountRateLimit?.resetTime;
+      const retryAfterSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : options.windowSeconds;
+      next(new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyRequests, retryAfterSeconds }));
+    },
+  });
 }
 
 function setRateLimitHeaders(req: Request, res: Response, windowSeconds: number): number {

@@ -30,7 +30,7 @@ export interface Metrics {
   upstreamQueueDuration: Histogram<'upstream'>;
   creditsCharged: Counter<'operation'>;
   creditHoldsExpired: Counter;
-  rateLimitedRequests: Counter;
+  rateLimitedRequests: Counter<'policy'>;
   apiKeyLookups: Counter;
 }
 
@@ -208,7 +208,8 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     rateLimitedRequests: new Counter({
       name: 'rate_limited_requests_total',
-      help: 'Public API requests refused with 429 by the per-IP rate limit.',
+      help: 'Public API requests refused with 429 by a rate limit: the per-IP one (policy "ip") or the per-account one (policy "account").',
+      labelNames: ['policy'],
       registers: [registry],
     }),
   };

@@ -37,8 +37,8 @@ function words(chars: number): string {
   return 'lorem ipsum '.repeat(Math.ceil(chars / 12)).slice(0, chars);
 }
 
-function list(items: number, chars: number): string[] {
-  return Array.from({ length: items }, () => words(chars));
+function list(items: number, chars: number, word = 'lorem'): string[] {
+  return Array.from({ length: items }, () => words(chars).replace(/lorem/gu, word));
 }
 
 function expectCut(text: unknown, maxChars: number): void {
@@ -77,7 +77,7 @@ describe('over-long model output', () => {
         profile: 'Catalyst',
         summary: words(12_000),
         do: list(60, 1_500),
-        dont: list(51, 1_001),
+        dont: list(51, 1_001, 'dolor'),
         phrases_to_use: list(70, 2_000),
         phrases_to_avoid: list(80, 1_200),
         draft_analysis: {
@@ -88,7 +88,8 @@ describe('over-long model output', () => {
       }),
     );
     const headers = { 'x-api-key': account.apiKey, 'idempotency-key': randomUUID() };
-    const request = { snapId: snap.data.snapId, draft: 'maybe we could possibly talk' };
+    // The excerpts, cut to their limit, are still the draft's own words (held to sense: verbatim or dropped).
+    const request = { snapId: snap.data.snapId, draft: words(5_000) };
 
     const first = await server.post('/api/v1/snap/comms', request, headers);
     const replay = await server.post('/api/v1/snap/comms', request, headers);

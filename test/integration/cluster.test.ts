@@ -145,7 +145,7 @@ describe('cluster mode', () => {
       expect(reply.status).toBe(200);
       expect(sampleValue(reply.body, 'http_requests_total', { operation: 'createSnap', status: '401' })).toBe(10);
       expect(sampleValue(reply.body, 'http_requests_total', { operation: 'createSnap', status: '429' })).toBe(1);
-      expect(sampleValue(reply.body, 'rate_limited_requests_total')).toBe(1);
+      expect(sampleValue(reply.body, 'rate_limited_requests_total', { policy: 'ip' })).toBe(1);
       expect(sampleValue(reply.body, 'http_requests_total', { operation: 'createSnap', status: '201' })).toBe(12);
       expect(sampleValue(reply.body, 'credits_charged_total', { operation: 'createSnap' })).toBe(12);
     }

@@ -1,6 +1,6 @@
 /** POST /api/v1/snap/comms with the embedded predictor, on real PostgreSQL and Redis. */
 import { bodyOf } from '../support/json';
-import { balanceOf, createAccount, ledgerOf, PERSON, type TestAccount } from '../support/factories';
+import { balanceOf, createAccount, creditsOf, ledgerOf, PERSON, type TestAccount } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -35,6 +35,28 @@ async function expectFailure(response: Response, status: number, message: string
 const HEDGING_DRAFT = 'Hi, I think maybe we could possibly look at the audit sometime? Just let me know, no rush at all.';
 
 describe('createCommsAnalysis', () => {
+  test('when the snap\'s notes held no evidence, then the snap is a 201 without a profile, and its comms a 422 that holds and charges nothing', async () => {
+    const account = await createAccount(server, 5);
+    const snap = await bodyOf(await server.post('/api/v1/snap', { name: 'Sam Okafor', notes: 'Met once.' }, { 'x-api-key': account.apiKey }));
+    expect(snap.data.snapResponse).toEqual({
+      name: 'Sam Okafor',
+      profile: null,
+      primary_code: null,
+      secondary_profile: null,
+      secondary_code: null,
+      confidence: 'Low',
+      reasoning: expect.stringContaining('no profile is given'),
+      summary: null,
+      secondary_profile_summary: null,
+    });
+
+    const response = await postComms(account, { snapId: snap.data.snapId, draft: HEDGING_DRAFT });
+
+    await expectFailure(response, 422, 'Snap has no profile to advise on: its notes held no behavioural evidence. Create a snap with notes on how the person works, decides or deals with others');
+    expect(await creditsOf(server, account.accountId)).toEqual({ credits: 4, held: 0 });
+    expect(await commsCountOf(account.accountId)).toBe(0);
+  });
+
   test('when the snap is the caller\'s, then it answers 201 with advice for the snap\'s profile and charges one credit', async () => {
     const account = await createAccount(server, 5);
     const snapId = await snapOf(account);

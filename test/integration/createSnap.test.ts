@@ -210,6 +210,14 @@ describe('createSnap', () => {
     await expectFailure(response, 404, 'Cannot POST /api/v1/snaps');
   });
 
+  test.each(['/API/V1/SNAP', '/api/v1/snap/', '/Api/v1/snap'])('when the path is %s (another case, a trailing slash), then it answers 404 and charges nothing', async (path) => {
+    const account = await createAccount(server, 1);
+    const response = await server.post(path, PERSON, { 'x-api-key': account.apiKey });
+    await expectFailure(response, 404, `Cannot POST ${path}`);
+    expect(await balanceOf(server, account.accountId)).toBe(1);
+    expect(await snapCountOf(server, account.accountId)).toBe(0);
+  });
+
   test('when the method is not POST, then it answers 405 with Allow', async () => {
     const account = await createAccount(server, 1);
     const response = await fetch(`${server.url}/api/v1/snap`, { headers: { 'x-api-key': account.apiKey } });

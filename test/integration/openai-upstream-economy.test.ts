@@ -5,7 +5,7 @@
  * counted in /metrics; the per-attempt timeout that lets a slow attempt be retried.
  */
 import { bodyOf } from '../support/json';
-import { delay, reply, startFakeOpenAi, stall, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { delay, reply, startFakeOpenAi, stall, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -56,7 +56,7 @@ describe('upstream requests', () => {
   });
 
   test('when the comms route calls, then it carries its own, larger bound', async () => {
-    fake.script(reply(PREDICTION), reply({ summary: 'Short.' }));
+    fake.script(reply(PREDICTION), reply(UPSTREAM_ANALYSIS));
     const account = await createAccount(server, 2);
     const { body } = await snap(server, account.apiKey);
     const comms = await server.post('/api/v1/snap/comms', { snapId: body.data.snapId }, { 'x-api-key': account.apiKey });

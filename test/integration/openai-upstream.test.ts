@@ -48,9 +48,10 @@ describe('OpenAI upstream: createSnap', () => {
   test('when the upstream predicts, then the snap carries its prediction and is stored with the model and prompt version', async () => {
     const { account, response, body } = await snapWith([reply(PREDICTION)]);
     expect(response.status).toBe(201);
-    expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...PREDICTION });
+    // The confidence is earned, not the model's: PERSON's notes are an auditor's, and the lexicon does not confirm Catalyst.
+    expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...PREDICTION, confidence: 'Low' });
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
-    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v2' });
+    expect(row).toMatchObject({ predictor: 'openai', model: MODEL, prompt_version: 'snap-v3' });
     expect(await balanceOf(server, account.accountId)).toBe(2);
 
     const [sent] = fake.requests;
@@ -60,14 +61,14 @@ describe('OpenAI upstream: createSnap', () => {
   });
 
   test.each([
-    ['fields are missing', { profile: 'Catalyst' }, { profile: 'Catalyst', primary_code: 'CT', secondary_profile: null, secondary_code: null, confidence: null, reasoning: null, summary: null, secondary_profile_summary: null }],
-    ['fields have the wrong type', { ...PREDICTION, confidence: 3, reasoning: ['x'], summary: {} }, { ...PREDICTION, confidence: null, reasoning: null, summary: null }],
+    ['fields are missing', { profile: 'Catalyst' }, { profile: 'Catalyst', primary_code: 'CT', secondary_profile: null, secondary_code: null, reasoning: null, summary: null, secondary_profile_summary: null }],
+    ['fields have the wrong type', { ...PREDICTION, confidence: 3, reasoning: ['x'], summary: {} }, { ...PREDICTION, reasoning: null, summary: null }],
     ['the profile is outside the taxonomy', { ...PREDICTION, profile: 'Wizard', primary_code: 'WZ' }, { ...PREDICTION, profile: null, primary_code: null }],
     ['the codes are missing', { ...PREDICTION, primary_code: undefined, secondary_code: undefined }, PREDICTION],
-  ])('when %s, then it is still a 201 with nulls where the prediction gave nothing usable', async (_name, given, want) => {
+  ])('when %s, then it is still a 201 with nulls where the prediction gave nothing usable, and a confidence the evidence earned', async (_name, given, want) => {
     const { response, body } = await snapWith([reply(given)]);
     expect(response.status).toBe(201);
-    expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...want });
+    expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...want, confidence: 'Low' });
   });
 
   test('when the secondary profile is Visionary, then it answers the contract 500 and charges nothing', async () => {
@@ -159,14 +160,34 @@ describe('OpenAI upstream: createCommsAnalysis', () => {
     expect(await balanceOf(server, account.accountId)).toBe(1);
   });
 
-  test('when fields are missing, then they come back null or empty (the profile is the snap\'s) and it is still a 201', async () => {
+  test('when fields are missing, then the answer has no substance: the comms 500, nothing stored or charged', async () => {
     const { account, snapId } = await snapFor(3);
     fake.script(reply({ summary: 'Short.' }));
     const response = await server.post('/api/v1/snap/comms', { snapId }, { 'x-api-key': account.apiKey });
+    const message = 'Failed to generate communication analysis Please try again later';
+    expect(response.status).toBe(500);
+    expect(await bodyOf(response)).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });
+    expect(await balanceOf(server, account.accountId)).toBe(2);
+  });
+
+  test('when do and dont items agree and issues quote what the draft does not hold, then they are dropped and the rest is a 201', async () => {
+    const { account, snapId } = await snapFor(3);
+    const draft = 'Hi, could we maybe talk about the audit plan sometime?';
+    fake.script(reply({
+      ...ANALYSIS,
+      do: ['Be specific', 'Lead with data'],
+      dont: ['lead with data.', 'Hype'],
+      draft_analysis: { fit_score: 40, rewrite: 'Could we agree the audit plan by Friday?', issues: [
+        { excerpt: 'maybe', suggestion: 'Drop "maybe".' },
+        { excerpt: 'per my last email', suggestion: 'Not in the draft.' },
+        { excerpt: 'sometime?', suggestion: 'e.g. "sometime?"' },
+      ] },
+    }));
+    const response = await server.post('/api/v1/snap/comms', { snapId, draft }, { 'x-api-key': account.apiKey });
     expect(response.status).toBe(201);
-    expect((await bodyOf(response)).data.commsResponse).toEqual({
-      profile: PREDICTION.profile, primary_code: PREDICTION.primary_code, summary: 'Short.', do: [], dont: [], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: null,
-    });
+    const { commsResponse } = (await bodyOf(response)).data;
+    expect([commsResponse.do, commsResponse.dont]).toEqual([['Be specific'], ['Hype']]);
+    expect(commsResponse.draft_analysis.issues).toEqual([{ excerpt: 'maybe', suggestion: 'Drop "maybe".' }]);
   });
 
   test('when the upstream fails, then it answers the comms 500 and charges nothing', async () => {

@@ -112,7 +112,7 @@ describe('getMetrics', () => {
       expect((await limited.post('/api/v1/snap', PERSON, { 'x-forwarded-for': ip })).status).toBe(401);
       expect((await limited.post('/api/v1/snap', PERSON, { 'x-forwarded-for': ip })).status).toBe(429);
       const text = await metricsOf(limited);
-      expect(sampleValue(text, 'rate_limited_requests_total')).toBe(1);
+      expect(sampleValue(text, 'rate_limited_requests_total', { policy: 'ip' })).toBe(1);
       expect(sampleValue(text, 'http_requests_total', { operation: 'createSnap', status: '429' })).toBe(1);
     } finally {
       await limited.close();

@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyOf } from '../support/json';
 import { createAccount, PERSON, type TestAccount } from '../support/factories';
-import { startLlamaServer, type LlamaServer } from '../support/llama-server';
+import { localCpuSettings, startLlamaServer, type LlamaServer } from '../support/llama-server';
 import { sampleValue } from '../support/prometheus';
 import { responseSchemaErrors } from '../support/response-schema';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -23,21 +23,6 @@ const OUTPUT = join(__dirname, '../../test-output/llm');
 const CALL_MS = 300_000;
 jest.setTimeout(3 * CALL_MS);
 
-/** The documented settings for a local CPU server (docs/local-llm.md). */
-function localCpuSettings(llama: LlamaServer, maxOutputTokens: number): Record<string, string> {
-  return {
-    OPENAI_API_KEY: 'local',
-    OPENAI_BASE_URL: llama.baseURL,
-    OPENAI_MODEL: llama.model,
-    OPENAI_TIMEOUT_SECONDS: String(CALL_MS / 1000),
-    OPENAI_ATTEMPT_TIMEOUT_SECONDS: String(CALL_MS / 1000),
-    OPENAI_MAX_RETRIES: '0',
-    OPENAI_MAX_OUTPUT_TOKENS: String(maxOutputTokens),
-    OPENAI_SCHEMA_LENGTH_BOUNDS: 'true',
-    LOG_LEVEL: 'info',
-  };
-}
-
 let llama: LlamaServer;
 let server: TestServer;
 /** The embedded predictor on the same database: stored snaps for the comms calls, without inference. */
@@ -45,7 +30,7 @@ let embedded: TestServer;
 
 beforeAll(async () => {
   llama = await startLlamaServer();
-  server = await startTestServer(localCpuSettings(llama, 400));
+  server = await startTestServer(localCpuSettings(llama, 400, CALL_MS));
   embedded = await startTestServer();
 }, 3 * CALL_MS);
 
@@ -135,7 +120,7 @@ describe('the real model behind the API', () => {
   });
 
   test('when the token bound is too small for any answer, then the snap is 500, uncharged, and the tokens it cost are counted as failed', async () => {
-    const tight = await startTestServer(localCpuSettings(llama, 16));
+    const tight = await startTestServer(localCpuSettings(llama, 16, CALL_MS));
     try {
       const account = await createAccount(tight, 1);
       const before = await metricsOf(tight);

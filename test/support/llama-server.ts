@@ -81,3 +81,18 @@ export async function startLlamaServer(): Promise<LlamaServer> {
     stop: kill,
   };
 }
+
+/** The documented settings for a local CPU server (docs/local-llm.md), each call bounded by `callMs`. */
+export function localCpuSettings(llama: LlamaServer, maxOutputTokens: number, callMs: number): Record<string, string> {
+  return {
+    OPENAI_API_KEY: 'local',
+    OPENAI_BASE_URL: llama.baseURL,
+    OPENAI_MODEL: llama.model,
+    OPENAI_TIMEOUT_SECONDS: String(callMs / 1000),
+    OPENAI_ATTEMPT_TIMEOUT_SECONDS: String(callMs / 1000),
+    OPENAI_MAX_RETRIES: '0',
+    OPENAI_MAX_OUTPUT_TOKENS: String(maxOutputTokens),
+    OPENAI_SCHEMA_LENGTH_BOUNDS: 'true',
+    LOG_LEVEL: 'info',
+  };
+}

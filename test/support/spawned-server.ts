@@ -41,6 +41,7 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
       DATABASE_URL: requireEnv('DATABASE_URL'),
       REDIS_URL: requireEnv('REDIS_URL'),
       RATE_LIMIT_MAX: '1000000',
+      ACCOUNT_RATE_LIMIT_MAX: '1000000',
       LOG_LEVEL: 'warn',
       ...env,
     },

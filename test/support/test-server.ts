@@ -37,6 +37,7 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     DATABASE_URL: requireEnv('DATABASE_URL'),
     REDIS_URL: requireEnv('REDIS_URL'),
     RATE_LIMIT_MAX: '1000000',
+    ACCOUNT_RATE_LIMIT_MAX: '1000000',
     TRUST_PROXY: 'loopback',
     LOG_LEVEL: 'silent',
     ...env,

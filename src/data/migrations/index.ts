@@ -12,7 +12,8 @@ import * as upstreamUsage from './006-upstream-usage';
 import * as chargeOwners from './007-charge-owners';
 import * as failedCallUsage from './008-failed-call-usage';
 import * as deactivatedKeysIndex from './009-deactivated-keys-index';
-import * as personalData from './010-personal-data';
+import * as accountRateLimit from './010-account-rate-limit';
+import * as personalData from './011-personal-data';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -24,7 +25,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '007-charge-owners': chargeOwners,
   '008-failed-call-usage': failedCallUsage,
   '009-deactivated-keys-index': deactivatedKeysIndex,
-  '010-personal-data': personalData,
+  '010-account-rate-limit': accountRateLimit,
+  '011-personal-data': personalData,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,20 +3,25 @@
  * profile was predicted), the caller's goal and channel woven in, and the draft
  * scored when there is one. Deterministic: no randomness, no clock.
  *
- * The subject's name, the goal and the draft are untrusted text: they are only
- * quoted as data, never interpreted.
+ * The goal and the draft are untrusted text: they are only quoted as data, never
+ * interpreted. The person is never named (the request has no name): the texts say
+ * "The person", and the service puts the name in.
  */
 import { codeOf, type ProfileName } from '../../domain/profiles';
 import type { CommsAnalysis, CommsChannel, CommsRequest } from '../../domain/ports';
+import { SUBJECT_REFERENCE } from '../../domain/subject-name';
 import { CHANNEL_TIPS, COMMS_PLAYBOOK, GENERAL_PLAYBOOK, wordRangeFor, type Playbook } from './comms-playbook';
 import { scoreDraftAgainst } from './draft-scoring';
 
-const MAX_NAME_CHARS = 200;
 const MAX_GOAL_CHARS = 500;
 
 /** One line of plain text: control and format characters and whitespace runs become one space. */
 function plainText(text: string, maxChars: number): string {
   return text.replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ').trim().slice(0, maxChars).trim();
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function withArticle(profile: ProfileName): string {
@@ -27,10 +32,9 @@ function summaryOf(request: CommsRequest, playbook: Playbook): string {
   const parts: string[] = [];
   const { profile } = request;
   if (profile) {
-    const name = plainText(request.subjectName, MAX_NAME_CHARS) || 'This person';
     const secondary = request.secondaryProfile !== profile ? request.secondaryProfile : null;
     const side = secondary ? ` with ${withArticle(secondary)} side` : '';
-    parts.push(`${name} reads as ${withArticle(profile)}${side}.`, playbook.summary);
+    parts.push(`${capitalise(SUBJECT_REFERENCE)} reads as ${withArticle(profile)}${side}.`, playbook.summary);
     if (secondary) parts.push(COMMS_PLAYBOOK[secondary].asSecondary);
   } else {
     parts.push(playbook.summary);

@@ -3,8 +3,13 @@
  * sentences: hedges dropped, hype calmed, pressure softened, the ask moved to where
  * the profile expects it, a warm opener or a next step added where missing, and
  * low-value sentences trimmed to the preferred length.
+ *
+ * It removes what the review's own issues flag (draft-scoring.ts): hedges past the
+ * allowance, pressure for a profile that wants room, and, when the tone is flagged,
+ * every hype word, vague word and "!" the issue names. It never contradicts itself: a
+ * rewrite that asks for a date drops "no rush", "take your time" and the like.
  */
-import { hedgeAllowance, type DraftPreferences, type Tolerance, type WordRange } from './comms-playbook';
+import { hedgeAllowance, hypeAllowance, type DraftPreferences, type Tolerance, type WordRange } from './comms-playbook';
 import { countWords, HEDGE, IMPERATIVE, type Break, type DraftFeatures } from './draft-features';
 
 interface Unit {
@@ -19,8 +24,10 @@ interface Unit {
 }
 
 const WARM_OPENER = "I hope you're doing well.";
-const DEADLINE_AFTER_ASK = 'Please confirm by [date].';
-const EXPLICIT_NEXT_STEP = 'Please confirm the next step by [date].';
+/** Where the writer fills in a date the rewrite asks for. */
+const DATE_PLACEHOLDER = '[date]';
+const DEADLINE_AFTER_ASK = `Please confirm by ${DATE_PLACEHOLDER}.`;
+const EXPLICIT_NEXT_STEP = `Please confirm the next step by ${DATE_PLACEHOLDER}.`;
 const OPEN_INVITATION = "I'd love to hear what you think.";
 const THANKS = 'Thank you.';
 const OPEN_QUESTION = 'How do you see it?';
@@ -35,6 +42,22 @@ const HYPE_REPLACEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:world[- ]class|best[- ]in[- ]class)\b/gi, 'high-quality'],
   [/\b(An|an)\s+(?=(?:good|significant|current|high-quality)\b)/g, 'a '],
 ];
+
+/** Vague words, replaced by what the reader needs in their place (flagged for a low hype tolerance). */
+const VAGUE_REPLACEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?:a lot of|lots of|tons of)\b/gi, '[how many]'],
+  [/\ba (?:lot|while)\b/gi, '[how much]'],
+  [/\b(?:stuff|things?|whatever)\b/gi, '[what exactly]'],
+  [/\b(?:somehow|basically),?\s*/gi, ''],
+  [/,?\s*\b(?:etc|and so on)\b\.?/gi, ''],
+];
+
+/** Vague times: a date to fill in, or, for a reader who wants room, an open invitation. */
+const VAGUE_TIME = /\b(?:as soon as (?:possible|you can)|(?:by )?(?:at some point|sometime|soon))\b/gi;
+const OPEN_TIME = 'whenever suits you';
+
+/** What a message that asks for a date must not also say. */
+const RELAXED = /\b(?:no rush|no hurry|no pressure|take your time|there(?:'|’)s no deadline|whenever(?: you (?:can|like|want|get a chance))?)\b[,.!]*\s*/gi;
 
 const PRESSURE_REPLACEMENTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:asap|as soon as possible|right away|right now|immediately)\b/gi, 'when you can'],
@@ -80,6 +103,25 @@ export function calmTone(text: string, tolerance: Tolerance): string {
   if (tolerance === 'high') return text.replace(/!{2,}/g, '!');
   const calm = text.replace(/\?!+/g, '?').replace(/!+/g, '.');
   return tolerance === 'low' ? tidy(replaceAll(calm, HYPE_REPLACEMENTS)) : calm;
+}
+
+/**
+ * Whether the review flags the draft's tone (draft-scoring.ts, checkTone): hype words,
+ * "!" and, for a low tolerance, vague words and the lack of any figure, past the allowance.
+ */
+export function toneFlagged(features: DraftFeatures, preferences: DraftPreferences): boolean {
+  const strict = preferences.hype === 'low';
+  const noFigures = strict && !features.hasNumber && features.words >= 20;
+  const count = features.hype.length + (strict ? features.vague.length : 0) + features.exclamationMarks + (noFigures ? 1 : 0);
+  return count > hypeAllowance(preferences.hype);
+}
+
+/** A sentence with everything a flagged tone names gone: "!" and hype words, and vague words too for a low tolerance. */
+export function plainTone(text: string, preferences: Pick<DraftPreferences, 'hype' | 'callToAction'>): string {
+  const calm = replaceAll(text.replace(/\?!+/g, '?').replace(/!+/g, '.'), HYPE_REPLACEMENTS);
+  if (preferences.hype !== 'low') return tidy(calm);
+  const when = preferences.callToAction === 'open' ? OPEN_TIME : `by ${DATE_PLACEHOLDER}`;
+  return tidy(replaceAll(calm, VAGUE_REPLACEMENTS).replace(VAGUE_TIME, when));
 }
 
 export function softenPressure(text: string): string {
@@ -156,15 +198,18 @@ function trimTo(units: Unit[], maxWords: number, otherWords: number, keepPleasan
 
 export function rewriteDraft(features: DraftFeatures, preferences: DraftPreferences, range: WordRange): string {
   const dropHedges = features.hedges.length > hedgeAllowance(preferences.hedging, features.words);
+  const flaggedTone = toneFlagged(features, preferences);
   const clean = (text: string): string => {
     let out = dropHedges ? removeHedges(text) : text;
-    out = calmTone(out, preferences.hype);
+    out = flaggedTone ? plainTone(out, preferences) : calmTone(out, preferences.hype);
     if (preferences.callToAction === 'open') out = softenPressure(out);
+    else out = tidy(out.replace(RELAXED, ''));
     if (preferences.hedging === 'high') out = softenCommand(out);
     return tidy(out);
   };
   let units: Unit[] = features.body
     .map((s) => ({ ...s, text: clean(s.text), added: false }))
+    .map((u) => ({ ...u, hasDeadline: u.hasDeadline || (u.isAsk && u.text.includes(DATE_PLACEHOLDER)) }))
     .map((u) => ({ ...u, words: countWords(u.text) }))
     .filter((u) => u.words > 0);
 

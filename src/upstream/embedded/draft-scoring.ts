@@ -21,7 +21,7 @@ import {
   type WordRange,
 } from './comms-playbook';
 import { INTENSIFIER, measureDraft, type DraftFeatures, type Sentence } from './draft-features';
-import { calmTone, removeHedges, rewriteDraft } from './draft-rewrite';
+import { plainTone, removeHedges, rewriteDraft, toneFlagged } from './draft-rewrite';
 
 export const FEATURE_WEIGHTS: Readonly<Record<DraftFeature, number>> = {
   length: 15,
@@ -167,12 +167,12 @@ function checkQuestions({ f, prefs, reader }: Context): Check {
 }
 
 function checkTone({ f, prefs, reader }: Context): Check {
+  if (!toneFlagged(f, prefs)) return { feature: 'tone', score: 1, issues: [] };
   const strict = prefs.hype === 'low';
   const vague = strict ? f.vague : [];
   const noFigures = strict && !f.hasNumber && f.words >= 20;
   const count = f.hype.length + vague.length + f.exclamationMarks + (noFigures ? 1 : 0);
   const excess = Math.max(0, count - hypeAllowance(prefs.hype));
-  if (excess === 0) return { feature: 'tone', score: 1, issues: [] };
   const notes = new Map<Sentence, string[]>();
   const note = (s: Sentence, text: string): void => {
     notes.set(s, [...(notes.get(s) ?? []), text]);
@@ -181,7 +181,7 @@ function checkTone({ f, prefs, reader }: Context): Check {
   for (const v of vague) note(v.sentence, `replace "${v.text}" with a number, date or name`);
   for (const s of f.body) if (s.text.includes('!')) note(s, `use a full stop instead of "!"`);
   const issues = [...notes].flatMap(([s, todo]) => {
-    const calm = calmTone(s.text, prefs.hype);
+    const calm = plainTone(s.text, prefs);
     const example = calm !== s.text ? ` (e.g. ${quote(calm)})` : '';
     return issue(s, `${todo.join('; ')}${example}.`.replace(/^./, (c) => c.toUpperCase()));
   });

@@ -6,12 +6,12 @@
 import { boundCommsAnalysis, boundSnapPrediction } from '../bounded-output';
 import { analyseCommsEmbedded } from './comms-analysis';
 import { predictSnapEmbedded } from './snap-prediction';
-import type { CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject } from '../../domain/ports';
+import type { AnonymousSubject, CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction } from '../../domain/ports';
 
-const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v1' };
+const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v2' };
 
 export class EmbeddedPredictor implements Predictor {
-  async predictSnap(subject: SnapSubject): Promise<Predicted<SnapPrediction>> {
+  async predictSnap(subject: AnonymousSubject): Promise<Predicted<SnapPrediction>> {
     return { result: boundSnapPrediction(predictSnapEmbedded(subject)), provenance: PROVENANCE };
   }
 

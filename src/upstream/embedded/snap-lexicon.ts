@@ -34,7 +34,7 @@ export interface ProfileLexicon {
 }
 
 /** Changes whenever terms or texts change, so stored predictions can say which produced them. */
-export const SNAP_LEXICON_VERSION = 'snap-lexicon-1';
+export const SNAP_LEXICON_VERSION = 'snap-lexicon-2';
 
 export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   Trailblazer: {
@@ -44,6 +44,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'risk taker*', 'risk taking', 'take* risks', 'bold*', 'adventur*', 'uncharted',
       'first mover*', 'self starter*', 'initiative', 'new ground', 'groundbreak*',
       'ventur*', 'daring', 'fearless*', 'courag*', 'frontier*', 'explor*', 'maverick*',
+      'risky', 'single handed*', 'alone', 'solo', 'own judgement', 'without waiting', 'doesnt wait', 'first to', 'ahead of',
     ],
     summary: (name) =>
       `${name} is a Trailblazer: they move first and work out the map as they go. ` +
@@ -63,6 +64,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'push* back', 'pushback', 'tough', 'demanding', 'confront*', 'win', 'winning',
       'result* driven', 'result* oriented', 'decisive*', 'outspoken', 'status quo',
       'devils advocate', 'negotiat*', 'litigat*', 'lawyer*', 'attorney*',
+      'disput*', 'contradict*', 'call* out', 'beat', 'contest*', 'hard on', 'reject*', 'league table',
     ],
     summary: (name) =>
       `${name} is a Challenger: direct, candid and comfortable with friction. They are ` +
@@ -81,6 +83,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'concept*', 'dream*', 'long term', 'possibilit*', 'transform*', 'disrupt*',
       'creativ*', 'brainstorm*', 'blue sky', 'moonshot*', 'intuiti*', 'foresight',
       'roadmap*', 'strateg*', 'what if',
+      'what could be', 'could become', 'could look like',
     ],
     summary: (name) =>
       `${name} is a Visionary: they think in possibilities and long horizons, and connect ` +
@@ -99,6 +102,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'change agent*', 'drive* change', 'fast paced', 'action oriented', 'bias for action',
       'dynamic', 'passion*', 'rally', 'rallies', 'rallying', 'excit*', 'kick* off',
       'kickoff*', 'campaign*', 'spontan*', 'impatien*', 'hustl*',
+      'launch*', 'upbeat', 'join in', 'joining in', 'on board', 'get* people moving', 'get* things started', 'get* everyone', 'get* going', 'start* something',
     ],
     summary: (name) =>
       `${name} is a Catalyst: they bring energy into a room and turn talk into motion. ` +
@@ -114,9 +118,10 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
     description: 'Builds and keeps relationships: sociable, well networked and knows who should meet whom.',
     terms: [
       'network*', 'people person', 'event', 'events', 'socialis*', 'socializ*',
-      'social butterfl*', 'relationship*', 'introduc*', 'communit*', 'connect*', 'friend*',
+      'social butterfl*', 'relationship*', 'introduc*', 'communit*', 'connect*', 'friendly', 'friendship*', 'makes friends',
       'outgoing', 'extrovert*', 'meetup*', 'mingl*', 'recruit*', 'knows everyone',
       'everyone knows', 'gregarious', 'sociab*', 'chatty', 'talkative', 'hosting',
+      'in touch', 'link* up', 'links', 'knows all', 'knows every', 'hub', 'bridg*', 'pairs', 'never met',
     ],
     summary: (name) =>
       `${name} is a Connector: they build and keep relationships, and they know who ` +
@@ -136,6 +141,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'client*', 'account manager*', 'diplomat', 'diplomats', 'reputation*', 'evangel*',
       'influenc*', 'marketing', 'media', 'storytell*', 'business development',
       'customer facing',
+      'lobb*', 'selling', 'sells', 'public face', 'on message', 'press', 'demo*', 'voice',
     ],
     summary: (name) =>
       `${name} is an Ambassador: they represent their team, product or organisation to ` +
@@ -154,6 +160,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'mentor*', 'coach*', 'empath*', 'nurs*', 'teach*', 'kind', 'kindness', 'help*',
       'compassion*', 'warm', 'warmth', 'wellbeing', 'well being', 'welfare', 'counsel*',
       'therap*', 'social worker*', 'look* after', 'volunteer*', 'selfless*',
+      'support', 'burnout', 'one to one*', 'how people are', 'looks out for',
     ],
     summary: (name) =>
       `${name} is a Nurturer: they notice how people are doing and put real effort into ` +
@@ -172,6 +179,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'easy going', 'laid back', 'team player*', 'cooperat*', 'collaborat*', 'agreeable',
       'gentle', 'patien*', 'listen*', 'peace*', 'diplomatic', 'diplomacy', 'tactful*',
       'neutral', 'even tempered', 'unflappable', 'low key',
+      'tense', 'heated', 'both sides', 'friction', 'accommodat*', 'fair', 'fairly', 'lets others', 'adjust*',
     ],
     summary: (name) =>
       `${name} is a Peacemaker: calm, patient and steady, they keep a group working ` +
@@ -191,6 +199,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'custodian*', 'trustworth*', 'trustee*', 'consisten*', 'stabil*', 'steady',
       'routine*', 'cauti*', 'careful*', 'risk averse', 'long serving', 'budget*',
       'conscientious*',
+      'preserv*', 'hand* down', 'hand* on', 'heritage', 'spending', 'accounts',
     ],
     summary: (name) =>
       `${name} is a Steward: dependable, loyal and careful with what they are responsible ` +
@@ -210,6 +219,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'workflow*', 'checklist*', 'methodical*', 'project manag*', 'coordinat*',
       'timeline*', 'deadline*', 'procedure*', 'framework*', 'step by step', 'orderly',
       'operations',
+      'repeatable', 'template*', 'standardis*', 'standardiz*', 'timetable*', 'order', 'scheme*', 'reorganis*', 'reorganiz*', 'organis*', 'organiz*',
     ],
     summary: (name) =>
       `${name} is a Systematizer: they bring order, plans and repeatable processes to ` +
@@ -228,6 +238,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'quality', 'precis*', 'meticulous*', 'perfectionis*', 'thorough*', 'spreadsheet*',
       'numbers', 'exacting', 'correctness', 'error free', 'proofread*', 'double check*',
       'rigor*', 'rigour*', 'standards', 'tester*', 'testing', 'pedantic', 'nitpick*',
+      'exact', 'exactly', 'tolerance*', 'error*', 'imperfect*', 'perfect', 'pixel*', 'tiny',
     ],
     summary: (name) =>
       `${name} is a Precisionist: careful, exact and attentive to the details others ` +
@@ -246,6 +257,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
       'question*', 'hypothes*', 'experiment*', 'logic*', 'insight*', 'deep dive*',
       'root cause*', 'dig* into', 'probe*', 'problem solv*', 'statistic*', 'math*',
       'phd', 'academic*', 'forensic*', 'diagnos*', 'critical think*', 'detective*',
+      'dig*', 'find out', 'understand*', 'facts', 'records', 'documents', 'why', 'really happened',
     ],
     summary: (name) =>
       `${name} is an Investigator: curious and analytical, they want to understand how ` +

@@ -1,25 +1,33 @@
 /**
  * The embedded snap predictor: deterministic and offline. It scores the twelve profiles
  * by the lexicon terms (`snap-lexicon.ts`) found in a subject's notes and job title, and
- * fills every field of a prediction.
+ * fills every field of a prediction. It never sees the person's name (the domain keeps
+ * it back): its texts say "The person", and the service puts the name in afterwards.
  *
  * Scoring
- * - Notes and job title are split into words (`snap-words.ts`); the name and the age
- *   range are not evidence.
+ * - Notes and job title are split into words (`snap-words.ts`); the age range is not
+ *   evidence.
  * - Each lexicon term found scores once per source however often it repeats: 1 in the
  *   notes, 2 in the job title. Repeating a word does not buy a profile.
- * - Profiles rank by score. Equal scores (including no evidence at all) rank in
- *   taxonomy order rotated by a stable hash of the normalised name, notes and job
- *   title: one input always gives one output, yet people with no evidence do not all
- *   land on the same profile. No randomness, no clock.
- * - Primary: the top profile. Secondary: the best-ranked other profile that is not
- *   Visionary (Visionary may be primary, never secondary).
+ * - Profiles rank by score. Equal scores rank by the evidence alone: the profile with
+ *   more job-title terms first, then the one whose first term comes earlier in the
+ *   notes, then taxonomy order. No name, no hash, no randomness, no clock.
+ * - Primary: the top profile. Secondary: the best-ranked other profile with evidence
+ *   that is not Visionary (Visionary may be primary, never secondary); when no other
+ *   profile has any, the primary's neighbour in its group of the taxonomy (Trailblazer,
+ *   Challenger, Visionary | Catalyst, Connector, Ambassador | Nurturer, Peacemaker,
+ *   Steward | Systematizer, Precisionist, Investigator), as a tentative secondary.
  *
- * Confidence, from the primary's score and its lead over the next profile (any profile,
- * Visionary included):
- * - High:   score >= 4 and lead >= 2
- * - Medium: score >= 2 and lead >= 1
- * - Low:    anything else (one weak hit, a tie at the top, no evidence)
+ * No evidence, no profile: when no lexicon term matched, or the notes are written in a
+ * language the lexicon does not read (`notes-language.ts`), every profile field is null
+ * and the confidence is Low; the reasoning says why.
+ *
+ * Confidence, from the primary's lead over the next profile (any profile, Visionary
+ * included), set on the development half of the evaluation set (`make eval`), where
+ * accuracy rose with the lead: a tie 59%, a lead of 1 or 2 86%, of 3 or more 93%:
+ * - High:   lead >= 3
+ * - Medium: lead >= 1
+ * - Low:    a tie at the top
  *
  * The reasoning quotes only words that matched a lexicon term, never other note text.
  */
@@ -30,41 +38,42 @@ import {
   type Confidence,
   type ProfileName,
 } from '../../domain/profiles';
-import type { SnapPrediction, SnapSubject } from '../../domain/ports';
-import { buildReasoning, type RankedProfile } from './snap-reasoning';
+import type { AnonymousSubject, SnapPrediction } from '../../domain/ports';
+import { SUBJECT_REFERENCE } from '../../domain/subject-name';
+import { unsupportedLanguageOf } from './notes-language';
+import { abstentionReasoning, buildReasoning, type RankedProfile } from './snap-reasoning';
 import { SNAP_LEXICON } from './snap-lexicon';
-import { WordIndex, compileTerm, stableHash, toWords, type CompiledTerm, type TermHit } from './snap-words';
+import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
 export const NOTES_TERM_WEIGHT = 1;
 export const JOB_TYPE_TERM_WEIGHT = 2;
 
 export const CONFIDENCE_THRESHOLDS = {
-  High: { minScore: 4, minLead: 2 },
-  Medium: { minScore: 2, minLead: 1 },
+  High: { minScore: 3, minLead: 3 },
+  Medium: { minScore: 1, minLead: 1 },
 } as const;
 
-/** Used in the texts when the name is blank after trimming. */
-const NAME_PLACEHOLDER = 'This person';
+/** How the texts name the person: the domain replaces it with the name. */
+const PERSON = SUBJECT_REFERENCE.charAt(0).toUpperCase() + SUBJECT_REFERENCE.slice(1);
 
 /** Each profile in taxonomy order with its lexicon terms, compiled once at load. */
 const PROFILE_TERMS: readonly { name: ProfileName; terms: readonly CompiledTerm[] }[] = PROFILES.map(
   (profile) => ({ name: profile.name, terms: SNAP_LEXICON[profile.name].terms.map(compileTerm) }),
 );
 
-export function predictSnapEmbedded(subject: SnapSubject): SnapPrediction {
-  const notes = toWords(subject.notes);
-  const jobType = toWords(subject.jobType ?? '');
-  const offset = tieBreakOffset(subject.name, notes, jobType);
-  const ranking = rankProfiles(new WordIndex(notes), new WordIndex(jobType), offset);
+export function predictSnapEmbedded(subject: AnonymousSubject): SnapPrediction {
+  const language = unsupportedLanguageOf(subject.notes);
+  if (language !== undefined) return abstention(abstentionReasoning({ language }));
 
+  const ranking = rankProfiles(new WordIndex(toWords(subject.notes)), new WordIndex(toWords(subject.jobType ?? '')));
   const [primary, runnerUp] = ranking;
-  const secondary = ranking.find(
-    (candidate) => candidate !== primary && candidate.name !== RESTRICTED_SECONDARY,
-  );
-  if (!primary || !runnerUp || !secondary) throw new Error('the taxonomy needs three profiles');
+  if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
+  if (primary.score === 0) return abstention(abstentionReasoning({}));
 
+  const secondary =
+    ranking.find((candidate) => candidate !== primary && candidate.score > 0 && candidate.name !== RESTRICTED_SECONDARY) ??
+    neighbourOf(primary.name, ranking);
   const confidence = confidenceOf(primary.score, primary.score - runnerUp.score);
-  const name = subject.name.replace(/\s+/gu, ' ').trim() || NAME_PLACEHOLDER;
   return {
     profile: primary.name,
     primary_code: codeOf(primary.name),
@@ -72,8 +81,8 @@ export function predictSnapEmbedded(subject: SnapSubject): SnapPrediction {
     secondary_code: codeOf(secondary.name),
     confidence,
     reasoning: buildReasoning({ ranking, primary, secondary, confidence }),
-    summary: SNAP_LEXICON[primary.name].summary(name),
-    secondary_profile_summary: SNAP_LEXICON[secondary.name].secondarySummary(name),
+    summary: SNAP_LEXICON[primary.name].summary(PERSON),
+    secondary_profile_summary: SNAP_LEXICON[secondary.name].secondarySummary(PERSON),
   };
 }
 
@@ -84,15 +93,45 @@ export function confidenceOf(score: number, lead: number): Confidence {
   return 'Low';
 }
 
-/** Where, in taxonomy order, the rotation for equal scores starts. */
-function tieBreakOffset(name: string, notes: readonly string[], jobType: readonly string[]): number {
-  const normalised = [toWords(name), notes, jobType].map((words) => words.join(' ')).join('\n');
-  return stableHash(normalised) % PROFILES.length;
+/** Profiles come in groups of three, in taxonomy order (profiles.ts). */
+const GROUP_SIZE = 3;
+
+/** The next profile of the primary's group that may be a secondary (cyclic, Visionary skipped). */
+function neighbourOf(primary: ProfileName, ranking: readonly RankedProfile[]): RankedProfile {
+  const index = PROFILES.findIndex((profile) => profile.name === primary);
+  const start = index - (index % GROUP_SIZE);
+  for (let step = 1; step < GROUP_SIZE; step += 1) {
+    const name = PROFILES[start + ((index - start + step) % GROUP_SIZE)]?.name;
+    const candidate = ranking.find((ranked) => ranked.name === name);
+    if (candidate && candidate.name !== RESTRICTED_SECONDARY) return candidate;
+  }
+  throw new Error(`no neighbour for ${primary}`);
 }
 
-/** Every profile, best first. */
-function rankProfiles(notes: WordIndex, jobType: WordIndex, offset: number): RankedProfile[] {
-  const scored = PROFILE_TERMS.map(({ name, terms }, index) => {
+/** No profile: the notes gave nothing to go on (contract: null profile fields, still a 201). */
+function abstention(reasoning: string): SnapPrediction {
+  return {
+    profile: null,
+    primary_code: null,
+    secondary_profile: null,
+    secondary_code: null,
+    confidence: 'Low',
+    reasoning,
+    summary: null,
+    secondary_profile_summary: null,
+  };
+}
+
+interface Scored extends RankedProfile {
+  jobTypeHits: number;
+  /** Where the profile's first term sits in the notes; Infinity when it has none there. */
+  firstInNotes: number;
+  taxonomyIndex: number;
+}
+
+/** Every profile, best first; equal scores are ordered by the evidence, then by the taxonomy. */
+function rankProfiles(notes: WordIndex, jobType: WordIndex): RankedProfile[] {
+  const scored: Scored[] = PROFILE_TERMS.map(({ name, terms }, taxonomyIndex) => {
     const inNotes = hitsOf(notes, terms);
     const inJobType = hitsOf(jobType, terms);
     return {
@@ -100,11 +139,13 @@ function rankProfiles(notes: WordIndex, jobType: WordIndex, offset: number): Ran
       score: inNotes.length * NOTES_TERM_WEIGHT + inJobType.length * JOB_TYPE_TERM_WEIGHT,
       notesWords: distinctInTextOrder(inNotes),
       jobTypeWords: distinctInTextOrder(inJobType),
-      tieRank: (index - offset + PROFILES.length) % PROFILES.length,
+      jobTypeHits: inJobType.length,
+      firstInNotes: Math.min(Infinity, ...inNotes.map((hit) => hit.at)),
+      taxonomyIndex,
     };
   });
   return scored
-    .sort((a, b) => b.score - a.score || a.tieRank - b.tieRank)
+    .sort((a, b) => b.score - a.score || b.jobTypeHits - a.jobTypeHits || a.firstInNotes - b.firstInNotes || a.taxonomyIndex - b.taxonomyIndex)
     .map(({ name, score, notesWords, jobTypeWords }) => ({ name, score, notesWords, jobTypeWords }));
 }
 

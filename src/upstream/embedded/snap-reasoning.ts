@@ -1,7 +1,8 @@
 /**
  * The `reasoning` text of an embedded snap prediction: which matched words drove the
- * primary and secondary profiles, and why the confidence is what it is. It quotes only
- * words that matched a lexicon term (letters, digits and spaces), never other note text.
+ * primary and secondary profiles, and why the confidence is what it is; or, when no
+ * profile is given, why not. It quotes only words that matched a lexicon term (letters,
+ * digits and spaces), never other note text.
  */
 import { RESTRICTED_SECONDARY, type Confidence, type ProfileName } from '../../domain/profiles';
 
@@ -17,6 +18,7 @@ export interface ReasoningInput {
   /** Every profile, best first. */
   ranking: readonly RankedProfile[];
   primary: RankedProfile;
+  /** With no evidence of its own when no other profile had any (a neighbour of the primary). */
   secondary: RankedProfile;
   confidence: Confidence;
 }
@@ -24,19 +26,26 @@ export interface ReasoningInput {
 /** Beyond this, a list of matched words ends with "and N more". */
 const MAX_QUOTED_WORDS = 5;
 
-export function buildReasoning(input: ReasoningInput): string {
-  const { primary, secondary, confidence } = input;
-  if (primary.score === 0) {
+/** Why no profile is given: an unsupported language (its English name), or no lexicon term matched. */
+export function abstentionReasoning({ language }: { language?: string }): string {
+  if (language !== undefined) {
     return (
-      'The notes and job title give little behavioural evidence: no term from the profile ' +
-      `lexicon matched. ${primary.name} and ${secondary.name} were chosen by a fixed ` +
-      `tie-break, so confidence is ${confidence}; treat this as a guess.`
+      `The notes appear to be written in ${language}; the embedded predictor reads English ` +
+      'notes only, so it gives no profile rather than a guess. Confidence is Low.'
     );
   }
+  return (
+    'The notes and job title hold no behavioural evidence: no term from the profile lexicon ' +
+    'matched, so no profile is given rather than a guess. Confidence is Low; notes on how ' +
+    'the person works, decides or deals with others would give one.'
+  );
+}
+
+export function buildReasoning(input: ReasoningInput): string {
   return [
-    primarySentence(primary),
+    primarySentence(input.primary),
     tieSentence(input),
-    secondarySentence(secondary),
+    secondarySentence(input.secondary),
     visionarySentence(input),
     confidenceSentence(input),
   ]
@@ -61,14 +70,17 @@ function tieSentence({ ranking, primary }: ReasoningInput): string {
   const tied = ranking.filter((other) => other !== primary && other.score === primary.score);
   if (tied.length === 0) return '';
   const names = joinWithAnd(tied.map((other) => other.name));
-  return `${names} scored the same; a fixed tie-break put ${primary.name} first.`;
+  return (
+    `${names} scored the same; ${primary.name} goes first because its evidence is in the job ` +
+    'title or comes first in the notes, so the choice between them is uncertain.'
+  );
 }
 
 function secondarySentence(secondary: RankedProfile): string {
   if (secondary.score === 0) {
     return (
-      `Nothing pointed to another profile, so ${secondary.name} is a tentative secondary ` +
-      'chosen by a fixed tie-break.'
+      `Nothing pointed to another profile, so ${secondary.name}, next to the primary in the ` +
+      'taxonomy, is a tentative secondary.'
     );
   }
   const words = [...new Set([...secondary.jobTypeWords, ...secondary.notesWords])];
@@ -80,7 +92,7 @@ function visionarySentence({ ranking, primary, secondary }: ReasoningInput): str
   if (primary.name === RESTRICTED_SECONDARY) return '';
   const visionary = ranking.find((profile) => profile.name === RESTRICTED_SECONDARY);
   if (!visionary || visionary.score === 0) return '';
-  if (ranking.indexOf(visionary) > ranking.indexOf(secondary)) return '';
+  if (secondary.score > 0 && ranking.indexOf(visionary) > ranking.indexOf(secondary)) return '';
   const words = [...new Set([...visionary.jobTypeWords, ...visionary.notesWords])];
   return (
     `${RESTRICTED_SECONDARY} terms (${quoteList(words)}) also appeared, but ` +

@@ -1,7 +1,8 @@
 /**
  * Words for the embedded snap predictor: how free text becomes a list of words, how a
  * lexicon term (`snap-lexicon.ts`) is found in it (through an index of the text's words,
- * built once per text), and a stable hash for tie-breaks.
+ * built once per text). A term right after a negation ("no idea", "not detail-minded",
+ * "doesn't plan") is no evidence and is not found there.
  *
  * The text is untrusted and only ever treated as data: it is normalised, split and
  * compared with the lexicon, nothing more. Bounds keep the work small whatever the
@@ -26,6 +27,12 @@ export function toWords(text: string): string[] {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0 && word.length <= MAX_WORD_CHARS);
 }
+
+/** Words that negate the term right after them (apostrophes already dropped: "dont"). */
+export const NEGATIONS: ReadonlySet<string> = new Set([
+  'no', 'not', 'never', 'nothing', 'without', 'hardly', 'barely', 'nor',
+  'dont', 'doesnt', 'didnt', 'isnt', 'wasnt', 'arent', 'cant', 'cannot', 'wont', 'hasnt', 'havent',
+]);
 
 /** One word of a term: a whole word, or a stem when the term word ended with `*`. */
 interface TermPart {
@@ -100,10 +107,10 @@ export class WordIndex {
     return best;
   }
 
-  /** The first position of `word` where the whole term matches. */
+  /** The first position of `word` where the whole term matches, not right after a negation. */
   private firstMatchOf(word: string, term: CompiledTerm): number | undefined {
     for (const at of this.positions.get(word) ?? []) {
-      if (matchesAt(this.words, at, term)) return at;
+      if (matchesAt(this.words, at, term) && !NEGATIONS.has(this.words[at - 1] ?? '')) return at;
     }
     return undefined;
   }
@@ -133,14 +140,4 @@ function matchesAt(words: readonly string[], at: number, term: CompiledTerm): bo
     if (word === undefined || part === undefined || !partMatches(word, part)) return false;
   }
   return true;
-}
-
-/** FNV-1a, 32 bits, over UTF-16 code units: the same number for the same text, everywhere. */
-export function stableHash(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
 }

@@ -1,13 +1,15 @@
 /**
- * The comms prompt, version `comms-v1`. Change the text ⇒ bump the version: the version
- * is stored with every analysis (Provenance.promptVersion).
+ * The comms prompt, version `comms-v2` (v2: no name, the texts say SUBJECT_REFERENCE).
+ * Change the text ⇒ bump the version: the version is stored with every analysis
+ * (Provenance.promptVersion).
  */
 import type { CommsRequest } from '../../domain/ports';
+import { SUBJECT_REFERENCE } from '../../domain/subject-name';
 import { dataBlock, dataBlockRule } from './data-block';
 import type { PromptMessages } from './prompt-messages';
 import { taxonomyLines } from './taxonomy-prompt';
 
-export const COMMS_PROMPT_VERSION = 'comms-v1';
+export const COMMS_PROMPT_VERSION = 'comms-v2';
 
 const DATA_TAG = 'comms_data';
 
@@ -31,6 +33,8 @@ const SYSTEM = [
   '  rewrite (the draft rewritten to suit this person);',
   '  when the draft is null, draft_analysis is null.',
   'Tailor the advice to the channel (email, chat, call or meeting) and to the goal when the data gives them.',
+  'A piece of advice is never both in do and in dont; a suggestion says what to write instead, never the excerpt itself.',
+  `You are not told the person's name. In every text, call them "${SUBJECT_REFERENCE}".`,
   '',
   dataBlockRule(DATA_TAG, "the person's predicted profiles and the channel, goal and draft"),
 ].join('\n');
@@ -38,7 +42,6 @@ const SYSTEM = [
 export function buildCommsPrompt(request: CommsRequest): PromptMessages {
   const data = {
     person: {
-      name: request.subjectName,
       profile: request.profile,
       primary_code: request.primaryCode,
       secondary_profile: request.secondaryProfile,

@@ -12,8 +12,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, SnapSubject, UpstreamName, UpstreamSpend } from '../../domain/ports';
+import type { AnonymousSubject, CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, UpstreamName, UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
+import { withEarnedConfidence } from './earned-confidence';
 import { abortable } from './abortable';
 import { attemptFailure } from './attempt-failure';
 import { createClient, type Connection } from './client';
@@ -117,12 +118,12 @@ export class OpenAiPredictor implements Predictor {
     this.clients = { predictSnap: createClient(connection), analyseComms: createClient(connection) };
   }
 
-  async predictSnap(subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
+  async predictSnap(subject: AnonymousSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
     const answer = await this.complete(
       { operation: 'predictSnap', prompt: buildSnapPrompt(subject), schemaName: SNAP_SCHEMA_NAME, schema: SNAP_SCHEMA },
       context,
     );
-    return { result: mapSnapPrediction(answer.json), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
+    return { result: withEarnedConfidence(mapSnapPrediction(answer.json), subject), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
   }
 
   async analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>> {

@@ -1,14 +1,17 @@
 /**
- * The snap prompt, version `snap-v2` (v2: reasoning first, before the verdict). Change the text ⇒ bump the version: the version
- * is stored with every prediction (Provenance.promptVersion).
+ * The snap prompt, version `snap-v3` (v2: reasoning first, before the verdict; v3: no
+ * name, the texts say SUBJECT_REFERENCE, and null profiles when there is no evidence).
+ * Change the text ⇒ bump the version: the version is stored with every prediction
+ * (Provenance.promptVersion).
  */
 import { RESTRICTED_SECONDARY } from '../../domain/profiles';
-import type { SnapSubject } from '../../domain/ports';
+import type { AnonymousSubject } from '../../domain/ports';
+import { SUBJECT_REFERENCE } from '../../domain/subject-name';
 import { dataBlock, dataBlockRule } from './data-block';
 import type { PromptMessages } from './prompt-messages';
 import { taxonomyLines } from './taxonomy-prompt';
 
-export const SNAP_PROMPT_VERSION = 'snap-v2';
+export const SNAP_PROMPT_VERSION = 'snap-v3';
 
 const DATA_TAG = 'person_data';
 
@@ -28,14 +31,16 @@ const SYSTEM = [
   '- confidence: High, Medium or Low, for how well the description supports the prediction.',
   '- summary: two or three sentences describing the person in terms of the primary profile.',
   '- secondary_profile_summary: one or two sentences on how the secondary profile shows.',
-  'Use null for a field only when the description gives no basis for it.',
+  'Use null for a field only when the description gives no basis for it. When the description says',
+  'nothing about how the person behaves, works or deals with others, answer null for every field',
+  'but reasoning and confidence, and confidence Low: no profile is better than a guess.',
+  `You are not told the person's name. In every text, call them "${SUBJECT_REFERENCE}" (e.g. "The person checks every figure twice").`,
   '',
-  dataBlockRule(DATA_TAG, 'the description of the person (name, age range, job type and notes)'),
+  dataBlockRule(DATA_TAG, 'the description of the person (age range, job type and notes)'),
 ].join('\n');
 
-export function buildSnapPrompt(subject: SnapSubject): PromptMessages {
+export function buildSnapPrompt(subject: AnonymousSubject): PromptMessages {
   const person = {
-    name: subject.name,
     ageRange: subject.ageRange ?? null,
     jobType: subject.jobType ?? null,
     notes: subject.notes,

@@ -207,7 +207,7 @@ describe('createSnap (domain)', () => {
     const store = inMemory(1);
     const equal = { ...PREDICTION, secondary_profile: 'Precisionist' as const, secondary_code: 'PR' as const };
     const { result } = await createSnap({ ...store, predictor: predicting(equal) }, CALLER, SUBJECT, { requestId: 'req-1' });
-    const withoutSecondary = { ...PREDICTION, secondary_profile: null, secondary_code: null, secondary_profile_summary: null };
+    const withoutSecondary = { ...PREDICTION, secondary_profile: null, secondary_code: null, secondary_profile_summary: null, confidence: 'Low' };
     expect(result.snapResponse).toEqual({ name: 'Ada', ...withoutSecondary });
     expect(store.stored[0]?.prediction).toEqual(withoutSecondary);
   });

@@ -29,9 +29,9 @@ describe('heldToTaxonomy', () => {
     expect(repairs).toEqual(['name-decides-code']);
   });
 
-  test('when the secondary equals the primary, then there is no secondary: name, code and summary null', () => {
-    const { prediction, repairs } = heldToTaxonomy({ ...GIVEN, secondary_profile: 'Nurturer', secondary_code: 'NU' });
-    expect(prediction).toEqual({ ...GIVEN, secondary_profile: null, secondary_code: null, secondary_profile_summary: null });
+  test('when the secondary equals the primary, then there is no secondary (name, code and summary null) and the confidence is Low', () => {
+    const { prediction, repairs } = heldToTaxonomy({ ...GIVEN, secondary_profile: 'Nurturer', secondary_code: 'NU', confidence: 'High' });
+    expect(prediction).toEqual({ ...GIVEN, secondary_profile: null, secondary_code: null, secondary_profile_summary: null, confidence: 'Low' });
     expect(repairs).toEqual(['secondary-equals-primary']);
   });
 

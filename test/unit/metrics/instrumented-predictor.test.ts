@@ -17,7 +17,7 @@ describe('instrumentPredictor', () => {
     const metrics = createMetrics(noDatabase);
     const result = NO_PREDICTION as never;
     const inner: Predictor = { predictSnap: async () => ({ result, provenance }), analyseComms: async () => ({ result, provenance }) };
-    const predicted = await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r' });
+    const predicted = await instrumentPredictor(inner, metrics).predictSnap({ notes: 'b' }, { requestId: 'r' });
     expect(predicted).toEqual({ result, provenance });
     expect(await sample(metrics, 'upstream_request_duration_seconds', { operation: 'predictSnap', outcome: 'success', le: '+Inf' })).toBe(1);
     expect(await sample(metrics, 'upstream_errors_total', { operation: 'predictSnap' })).toBe(0);
@@ -50,7 +50,7 @@ describe('instrumentPredictor', () => {
       analyseComms: async () => Promise.reject(new Error('not used')),
     };
     const heard: UpstreamSpend[] = [];
-    await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r', onSpend: (spend) => heard.push(spend) });
+    await instrumentPredictor(inner, metrics).predictSnap({ notes: 'b' }, { requestId: 'r', onSpend: (spend) => heard.push(spend) });
     expect(heard).toEqual(spends);
     const tokens = (kind: string, upstream: string, outcome: string) => sample(metrics, 'upstream_tokens_total', { operation: 'predictSnap', model: 'm', kind, upstream, outcome });
     expect([await tokens('prompt', 'primary', 'failure'), await tokens('completion', 'primary', 'failure')]).toEqual([600, 40]);
@@ -62,7 +62,7 @@ describe('instrumentPredictor', () => {
     const metrics = createMetrics(noDatabase);
     const result = { ...NO_PREDICTION, profile: 'Nurturer' as const, primary_code: 'TB' as const, secondary_profile: 'Nurturer' as const, secondary_code: 'NU' as const };
     const inner: Predictor = { predictSnap: async () => ({ result, provenance }), analyseComms: async () => Promise.reject(new Error('not used')) };
-    expect((await instrumentPredictor(inner, metrics).predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r' })).result).toBe(result);
+    expect((await instrumentPredictor(inner, metrics).predictSnap({ notes: 'b' }, { requestId: 'r' })).result).toBe(result);
     expect(await sample(metrics, 'predictions_repaired_total', { rule: 'name-decides-code' })).toBe(1);
     expect(await sample(metrics, 'predictions_repaired_total', { rule: 'secondary-equals-primary' })).toBe(1);
   });
@@ -75,7 +75,7 @@ describe('instrumentPredictor timing', () => {
     const inner: Predictor = { predictSnap: async () => ({ result, provenance }), analyseComms: async () => Promise.reject(new Error('x')) };
     const timing = { upstreamMs: undefined as number | undefined };
     const predictor = instrumentPredictor(inner, metrics);
-    await predictor.predictSnap({ name: 'a', notes: 'b' }, { requestId: 'r', timing });
+    await predictor.predictSnap({ notes: 'b' }, { requestId: 'r', timing });
     const afterOne = timing.upstreamMs;
     expect(afterOne).toBeGreaterThanOrEqual(0);
     await expect(predictor.analyseComms({} as never, { requestId: 'r', timing })).rejects.toThrow('x');

@@ -16,6 +16,13 @@ app.kubernetes.io/name: {{ include "pps.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
+{{/* The service's pods: what the Deployment, both Services, the PDB and the NetworkPolicy
+select. The migration Job's pods carry component "migrate" instead, so none of them select it. */}}
+{{- define "pps.apiSelectorLabels" -}}
+{{ include "pps.selectorLabels" . }}
+app.kubernetes.io/component: api
+{{- end -}}
+
 {{- define "pps.labels" -}}
 {{ include "pps.selectorLabels" . }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
@@ -31,6 +38,16 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 {{- end -}}
 
+{{/* The migration hook's account: its own, created as a hook before the Job (Helm creates the
+release's ordinary resources only after the pre-install hooks), or the one named in values. */}}
+{{- define "pps.migrationServiceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- printf "%s-migrate" (include "pps.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "pps.image" -}}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
@@ -38,6 +55,12 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{/* The Secret every pod and the migration Job read: secrets.existingSecret, or one named after the release. */}}
 {{- define "pps.secretName" -}}
 {{- .Values.secrets.existingSecret | default (include "pps.fullname" .) -}}
+{{- end -}}
+
+{{/* SHA-256 of the Secret's data as the cluster has it now (lookup: empty offline, e.g. helm template). */}}
+{{- define "pps.secretChecksum" -}}
+{{- $secret := lookup "v1" "Secret" .Release.Namespace (include "pps.secretName" .) -}}
+{{- $secret.data | default dict | toJson | sha256sum | quote -}}
 {{- end -}}
 
 {{/* Environment shared by the service and the migration Job. */}}

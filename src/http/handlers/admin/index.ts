@@ -1,5 +1,14 @@
 /** The admin operations, one handler per operationId of openapi/admin.yaml (the exports are streamed: src/http/routes/export-routes.ts). */
-import { addCredits, createAccount, createApiKey, deactivateApiKey, getAccount } from '../../../domain/accounts';
+import {
+  addCredits,
+  createAccount,
+  createApiKey,
+  deactivateApiKey,
+  getAccount,
+  getAccountRateLimit,
+  setAccountRateLimit,
+  type AccountRateLimitDefaults,
+} from '../../../domain/accounts';
 import { eraseAccountData, erasePerson, eraseSnap } from '../../../domain/personal-data';
 import type { AccountRepository, ErasureActor, PersonalDataRepository } from '../../../domain/ports';
 import type { operations } from '../../../../generated/admin';
@@ -8,7 +17,7 @@ import type { ExportOperationId } from '../../routes/export-routes';
 import type { OpsOperationId } from '../../routes/ops-routes';
 
 /** @param actor who the erasures are recorded as done by: the admin token's fingerprint */
-export function adminHandlers(accounts: AccountRepository, personalData: PersonalDataRepository, actor: ErasureActor) {
+export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRateLimitDefaults, personalData: PersonalDataRepository, actor: ErasureActor) {
   return {
     createAccount: async ({ body }) => ({
       status: 201,
@@ -24,6 +33,16 @@ export function adminHandlers(accounts: AccountRepository, personalData: Persona
       status: 200,
       message: 'Credits added',
       data: await addCredits(accounts, Number(params.accountId), body.amount),
+    }),
+    getAccountRateLimit: async ({ params }) => ({
+      status: 200,
+      message: 'Rate limit found',
+      data: await getAccountRateLimit(accounts, rateLimits, Number(params.accountId)),
+    }),
+    setAccountRateLimit: async ({ params, body }) => ({
+      status: 200,
+      message: 'Rate limit set',
+      data: await setAccountRateLimit(accounts, rateLimits, Number(params.accountId), body.limit),
     }),
     createApiKey: async ({ params }) => ({
       status: 201,

@@ -5,7 +5,7 @@ import { scoreDraft } from '../../../../src/upstream/embedded/draft-scoring';
 
 function commsRequest(overrides: Partial<CommsRequest> = {}): CommsRequest {
   const profile: ProfileName = 'Precisionist';
-  return { subjectName: 'Dana Reyes', profile, primaryCode: codeOf(profile), secondaryProfile: 'Investigator', ...overrides };
+  return { profile, primaryCode: codeOf(profile), secondaryProfile: 'Investigator', ...overrides };
 }
 
 const DRAFT = 'Could you review the Q3 forecast by Thursday at 14:00? The variance against plan is 4.2%, driven by two late invoices.';
@@ -64,8 +64,8 @@ describe('analyseCommsEmbedded', () => {
       'when the goal holds line breaks and control characters, then the summary quotes it on one line',
       { given: commsRequest({ goal: 'Get\n\n sign-off\u0000 on\tQ3' }), want: 'Your goal is "Get sign-off on Q3"' },
     ],
-    ['when a secondary profile is given, then the summary says how it colours the primary', { given: commsRequest(), want: 'Dana Reyes reads as a Precisionist with an Investigator side. ' }],
-    ['when the secondary profile is the primary one, then it is not repeated', { given: commsRequest({ secondaryProfile: 'Precisionist' }), want: 'Dana Reyes reads as a Precisionist. ' }],
+    ['when a secondary profile is given, then the summary says how it colours the primary', { given: commsRequest(), want: 'The person reads as a Precisionist with an Investigator side. ' }],
+    ['when the secondary profile is the primary one, then it is not repeated', { given: commsRequest({ secondaryProfile: 'Precisionist' }), want: 'The person reads as a Precisionist. ' }],
   ])('%s', (_name, { given, want }) => {
     expect(analyseCommsEmbedded(given).summary).toContain(want);
   });

@@ -1,6 +1,7 @@
 import { PROFILES } from '../../../../src/domain/profiles';
 import { SNAP_LEXICON } from '../../../../src/upstream/embedded/snap-lexicon';
 import {
+  NEGATIONS,
   WordIndex,
   compileTerm,
   type CompiledTerm,
@@ -8,9 +9,10 @@ import {
 } from '../../../../src/upstream/embedded/snap-words';
 import { seededRandom } from '../../../support/seeded-random';
 
-/** The straightforward scan the index replaces: the first position where every part matches. */
+/** The straightforward scan the index replaces: the first position where every part matches, not right after a negation. */
 function scanForTerm(words: readonly string[], term: CompiledTerm): TermHit | undefined {
   for (let at = 0; at + term.length <= words.length; at += 1) {
+    if (NEGATIONS.has(words[at - 1] ?? '')) continue;
     const matches = term.every((part, offset) => {
       const word = words[at + offset] ?? '';
       return part.stem ? word.startsWith(part.text) : word === part.text;
@@ -46,6 +48,9 @@ describe('WordIndex', () => {
       }],
       ['when a phrase is cut off by the end of the text, then nothing is found', {
         words: ['status', 'x', 'status'], term: 'status quo', want: undefined,
+      }],
+      ['when the term comes right after a negation, then only a later, plain occurrence is found', {
+        words: ['no', 'idea', 'doesnt', 'plan', 'ideas', 'not', 'really', 'idea'], term: 'idea', want: { at: 7, text: 'idea' },
       }],
       ['when the text is empty, then nothing is found', {
         words: [], term: 'detail*', want: undefined,

@@ -33,7 +33,6 @@ export function aSubject(overrides: Partial<SnapSubject> = {}): SnapSubject {
 
 export function aCommsRequest(overrides: Partial<CommsRequest> = {}): CommsRequest {
   return {
-    subjectName: 'Ada Example',
     profile: 'Catalyst',
     primaryCode: 'CT',
     secondaryProfile: 'Connector',

@@ -42,7 +42,7 @@ describe('OpenAiPredictor.analyseComms', () => {
 
     expect(predicted).toEqual({
       result: A_COMMS_ANSWER,
-      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'comms-v1', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
+      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'comms-v2', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
     });
   });
 
@@ -58,7 +58,6 @@ describe('OpenAiPredictor.analyseComms', () => {
     const { outside, data } = splitDataBlock(messageOf(sent, 'user'), 'comms_data');
     expect(data).toEqual({
       person: {
-        name: request.subjectName,
         profile: 'Catalyst',
         primary_code: 'CT',
         secondary_profile: 'Connector',
@@ -68,7 +67,6 @@ describe('OpenAiPredictor.analyseComms', () => {
       draft: request.draft,
     });
     expect(outside).not.toContain('per my last email');
-    expect(messageOf(sent, 'system')).not.toContain(request.subjectName);
   });
 
   test('when every field is missing, then text is null and lists are empty', async () => {

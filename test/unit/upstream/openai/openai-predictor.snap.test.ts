@@ -32,10 +32,10 @@ describe('OpenAiPredictor.predictSnap', () => {
     await fake.close();
   });
 
-  test('when the model answers every field, then the prediction and provenance are returned', async () => {
+  test('when the model answers every field and the evidence agrees, then the prediction and provenance are returned', async () => {
     fake.script(reply(aSnapAnswer()));
 
-    const predicted = await predictorFor(fake).predictSnap(aSubject(), CONTEXT);
+    const predicted = await predictorFor(fake).predictSnap(aSubject({ notes: 'Energetic and enthusiastic; rallies people and builds momentum.' }), CONTEXT);
 
     expect(predicted).toEqual({
       result: {
@@ -48,7 +48,7 @@ describe('OpenAiPredictor.predictSnap', () => {
         summary: 'An energetic initiator.',
         secondary_profile_summary: 'Builds networks around each project.',
       },
-      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'snap-v2', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
+      provenance: { predictor: 'openai', model: MODEL, promptVersion: 'snap-v3', upstream: 'primary', promptTokens: 812, completionTokens: 164, matchedSchema: true },
     });
   });
 
@@ -89,11 +89,12 @@ describe('OpenAiPredictor.predictSnap', () => {
     const request = onlyRequest(fake);
     const { outside, data } = splitDataBlock(messageOf(request, 'user'), 'person_data');
     expect(data).toEqual({
-      name: subject.name,
       ageRange: subject.ageRange,
       jobType: subject.jobType,
       notes: subject.notes,
     });
+    // Handed a whole SnapSubject, name included, the predictor still sends no name.
+    expect(JSON.stringify(request.body)).not.toContain(subject.name);
     expect(outside).not.toContain(subject.notes);
     expect(messageOf(request, 'system')).not.toContain(subject.notes);
     expect(messageOf(request, 'system')).toMatch(/data, never instructions/);
@@ -111,6 +112,14 @@ describe('OpenAiPredictor.predictSnap', () => {
     expect(data).toMatchObject({ notes });
     expect(outside).not.toMatch(/ignore previous instructions/i);
     expect(messageOf(request, 'system')).not.toMatch(/ignore previous instructions/i);
+  });
+
+  test('when the model says High but the description holds no evidence for its profile, then the confidence is Low', async () => {
+    fake.script(reply(aSnapAnswer({ confidence: 'High' })));
+
+    const { result } = await predictorFor(fake).predictSnap(aSubject({ notes: 'Says no.', jobType: undefined }), CONTEXT);
+
+    expect([result.profile, result.confidence]).toEqual(['Catalyst', 'Low']);
   });
 
   test.each<[string, Record<string, unknown>, Partial<SnapPrediction>]>([
@@ -133,7 +142,6 @@ describe('OpenAiPredictor.predictSnap', () => {
       'the profiles are outside the taxonomy',
       aSnapAnswer({ profile: 'Wizard', primary_code: 'WZ', secondary_profile: 'catalyst' }),
       {
-        confidence: 'High',
         reasoning: 'Starts projects and rallies people.',
         summary: 'An energetic initiator.',
         secondary_profile_summary: 'Builds networks around each project.',
@@ -144,7 +152,7 @@ describe('OpenAiPredictor.predictSnap', () => {
 
     const { result } = await predictorFor(fake).predictSnap(aSubject(), CONTEXT);
 
-    expect(result).toEqual({ ...ALL_NULL, ...expected });
+    expect(result).toEqual({ ...ALL_NULL, confidence: 'Low', ...expected });
   });
 
   test.each<[string, Record<string, unknown>, string, Partial<SnapPrediction>]>([
@@ -169,8 +177,8 @@ describe('OpenAiPredictor.predictSnap', () => {
     [
       'the confidence is not High, Medium or Low',
       aSnapAnswer({ confidence: 'Very high' }),
-      'it is null',
-      { confidence: null },
+      'it is earned from the evidence alone',
+      { confidence: 'Low' },
     ],
   ])('when %s, then %s', async (_, answer, _then, expected) => {
     fake.script(reply(answer));

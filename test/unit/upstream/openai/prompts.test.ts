@@ -6,8 +6,8 @@ import { aCommsRequest, aSubject } from './given';
 
 describe('prompts', () => {
   test('when the versions are read, then they name their prompts', () => {
-    expect(SNAP_PROMPT_VERSION).toBe('snap-v2');
-    expect(COMMS_PROMPT_VERSION).toBe('comms-v1');
+    expect(SNAP_PROMPT_VERSION).toBe('snap-v3');
+    expect(COMMS_PROMPT_VERSION).toBe('comms-v2');
   });
 
   test.each([

@@ -1,0 +1,25 @@
+/**
+ * Which language a subject's notes are written in, as far as the embedded predictor
+ * needs to know: its lexicon is English, so notes confidently identified as another
+ * language get no profile rather than one picked from stray English-looking words.
+ *
+ * Identification is tinyld's (its "light" data set: the common languages, about half a
+ * millisecond for a paragraph). Short or ambiguous texts come back with a low accuracy;
+ * they are not judged here, and the lexicon decides (no term, no profile).
+ */
+import { detectAll } from 'tinyld/light';
+
+/** The language the lexicon reads (ISO 639-1). */
+export const SUPPORTED_LANGUAGE = 'en';
+
+/** Below this accuracy (tinyld's 0..1 score of its best guess), a text is not judged foreign. */
+export const MIN_FOREIGN_ACCURACY = 0.3;
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** The English name of the notes' language when it is confidently not English; otherwise undefined. */
+export function unsupportedLanguageOf(notes: string): string | undefined {
+  const [best] = detectAll(notes);
+  if (!best || best.lang === SUPPORTED_LANGUAGE || best.accuracy < MIN_FOREIGN_ACCURACY) return undefined;
+  return LANGUAGE_NAMES.of(best.lang) ?? best.lang;
+}

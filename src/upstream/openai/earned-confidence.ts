@@ -1,0 +1,31 @@
+/**
+ * The confidence of a model's prediction, earned rather than taken from the model's word
+ * (docs/decisions.md). Small models call nearly
+ * every answer High, junk included. The service checks the answer against the evidence
+ * it can read itself: the embedded predictor's lexicon on the same description.
+ * - The lexicon finds no evidence (or the notes are in a language it does not read), or
+ *   it points to another primary: Low.
+ * - The lexicon points to the same primary: the lexicon's own confidence for it (its
+ *   levels are measured on the labelled evaluation set), never above what
+ *   the model said.
+ * - No primary: Low.
+ */
+import { CONFIDENCE_LEVELS, type Confidence } from '../../domain/profiles';
+import type { AnonymousSubject, SnapPrediction } from '../../domain/ports';
+import { predictSnapEmbedded } from '../embedded/snap-prediction';
+
+export function withEarnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject): SnapPrediction {
+  return { ...prediction, confidence: earnedConfidence(prediction, subject) };
+}
+
+export function earnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject): Confidence {
+  if (prediction.profile === null) return 'Low';
+  const evidence = predictSnapEmbedded(subject);
+  if (evidence.profile !== prediction.profile || evidence.confidence === null) return 'Low';
+  return lower(evidence.confidence, prediction.confidence ?? 'High');
+}
+
+/** The less confident of two levels. */
+function lower(a: Confidence, b: Confidence): Confidence {
+  return CONFIDENCE_LEVELS.indexOf(a) > CONFIDENCE_LEVELS.indexOf(b) ? a : b;
+}

@@ -1,0 +1,70 @@
+import type { CommsAnalysis, SnapPrediction } from '../../../src/domain/ports';
+import { namedAnalysis, namedPrediction, withoutName } from '../../../src/domain/subject-name';
+
+const PREDICTION: SnapPrediction = {
+  profile: 'Steward',
+  primary_code: 'SW',
+  secondary_profile: 'Peacemaker',
+  secondary_code: 'PM',
+  confidence: 'Medium',
+  reasoning: "The notes say the person's team relies on them.",
+  summary: 'The person is a Steward: they keep commitments. Bring the person the facts.',
+  secondary_profile_summary: null,
+};
+
+describe('withoutName', () => {
+  test('when a subject is made anonymous, then only notes, age range and job type are left', () => {
+    expect(withoutName({ name: 'Ada Lovelace', notes: 'n', ageRange: '30-39', jobType: 'Auditor' })).toStrictEqual({ notes: 'n', ageRange: '30-39', jobType: 'Auditor' });
+    expect(withoutName({ name: 'Ada Lovelace', notes: 'n' })).toStrictEqual({ notes: 'n' });
+  });
+});
+
+describe('namedPrediction', () => {
+  test('when the texts say "the person", then each mention becomes the name, possessives included', () => {
+    const named = namedPrediction(PREDICTION, 'Ada Lovelace');
+
+    expect(named.reasoning).toBe("The notes say Ada Lovelace's team relies on them.");
+    expect(named.summary).toBe('Ada Lovelace is a Steward: they keep commitments. Bring Ada Lovelace the facts.');
+    expect(named.secondary_profile_summary).toBeNull();
+    expect({ ...named, reasoning: null, summary: null }).toEqual({ ...PREDICTION, reasoning: null, summary: null });
+  });
+
+  test('when the name is blank or spaced oddly, then "This person" or the name on one line stands in', () => {
+    expect(namedPrediction(PREDICTION, '   ').summary).toMatch(/^This person is a Steward/u);
+    expect(namedPrediction(PREDICTION, ' Ada \n  Lovelace ').summary).toMatch(/^Ada Lovelace is a Steward/u);
+  });
+
+  test('when the name holds replacement patterns, then they are written as text', () => {
+    expect(namedPrediction(PREDICTION, "$& $1 $'").summary).toMatch(/^\$& \$1 \$' is a Steward/u);
+  });
+
+  test('when a word only contains "the person", then it is left alone', () => {
+    expect(namedPrediction({ ...PREDICTION, summary: 'Bathe personally; the personnel list.' }, 'Ada').summary).toBe('Bathe personally; the personnel list.');
+  });
+});
+
+describe('namedAnalysis', () => {
+  test('when advice says "the person", then it is named, while draft excerpts and the rewrite stay as written', () => {
+    const analysis: CommsAnalysis = {
+      profile: 'Steward',
+      primary_code: 'SW',
+      summary: 'The person reads as a Steward.',
+      do: ['Thank the person for their care.'],
+      dont: ['Rush the person.'],
+      phrases_to_use: ['the person'],
+      phrases_to_avoid: [],
+      draft_analysis: { fit_score: 50, issues: [{ excerpt: 'Hi the person', suggestion: 'Greet the person warmly.' }], rewrite: 'Hi the person' },
+    };
+
+    const named = namedAnalysis(analysis, 'Sam');
+
+    expect(named).toEqual({
+      ...analysis,
+      summary: 'Sam reads as a Steward.',
+      do: ['Thank Sam for their care.'],
+      dont: ['Rush Sam.'],
+      phrases_to_use: ['Sam'],
+      draft_analysis: { fit_score: 50, issues: [{ excerpt: 'Hi the person', suggestion: 'Greet Sam warmly.' }], rewrite: 'Hi the person' },
+    });
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The measures and the gate of `make eval` (scripts/eval/measures.ts, gate.ts) on results
+ * made up here, so that each measure is seen to count what it names.
+ */
+import { loadEvalSet, type Half } from '../../../scripts/eval/eval-set';
+import { gateChecks } from '../../../scripts/eval/gate';
+import { measureHalf } from '../../../scripts/eval/measures';
+import { planCalls, type PlannedCall } from '../../../scripts/eval/plan';
+import type { CallResult, Prediction } from '../../../scripts/eval/run-calls';
+import type { Confidence, ProfileName } from '../../../src/domain/profiles';
+
+const set = loadEvalSet();
+const HALF: Half = 'held-out';
+const calls = planCalls(set, { halves: [HALF], descriptions: 3, names: 6, repeats: 3 });
+const labelOf = (call: PlannedCall): ProfileName | null => set.people.find((person) => person.id === call.itemId)?.primary ?? null;
+
+function predicted(profile: ProfileName | null, confidence: Confidence = 'High', secondary: ProfileName | null = 'Steward', name = 'X'): Prediction {
+  return { profile, secondary_profile: profile === null ? null : secondary, confidence, reasoning: 'r', summary: profile === null ? null : `${name} is here.`, secondary_profile_summary: null };
+}
+
+/** Every call right (its label, High), no-evidence notes abstained, foreign notes abstained: a perfect predictor. */
+function perfect(call: PlannedCall): CallResult {
+  const label = call.purpose === 'no-evidence' || call.purpose === 'foreign' ? null : labelOf(call);
+  return { call, status: 201, seconds: 0.01, tokens: 0, prediction: predicted(label, label === null ? 'Low' : 'High', 'Steward', call.body.name) };
+}
+
+describe('the measures of make eval', () => {
+  test('when every answer is right and every no-evidence note abstained, then every measure is perfect and the gate passes', () => {
+    const measures = measureHalf(set, HALF, calls.map(perfect));
+    expect(measures.top1).toEqual({ hits: 180, of: 180 });
+    expect(measures.paraphraseAgreement).toEqual({ hits: 60, of: 60 });
+    expect(measures.nameSwapInvariance).toEqual({ hits: 60, of: 60 });
+    expect(measures.nameSwapTextsIdentical).toEqual({ hits: 60, of: 60 });
+    expect(measures.abstention.recall).toEqual({ hits: 12, of: 12 });
+    expect(measures.abstention.precision).toEqual({ hits: 12, of: 12 });
+    expect(measures.confusion.flat().reduce((a, b) => a + b, 0)).toBe(180);
+    expect(gateChecks(measures).filter((check) => !check.passed)).toEqual([]);
+  });
+
+  test('when one name changes one person\'s primary, then name-swap invariance misses that person and the gate fails on it', () => {
+    const swapped = calls.find((call) => call.purpose === 'name-swap');
+    const results = calls.map((call) => (call === swapped ? { ...perfect(call), prediction: predicted('Visionary') } : perfect(call)));
+    const measures = measureHalf(set, HALF, results);
+    expect(measures.nameSwapInvariance).toEqual({ hits: 59, of: 60 });
+    expect(measures.top1).toEqual({ hits: 180, of: 180 }); // name swaps are not accuracy calls
+    expect(gateChecks(measures).filter((check) => !check.passed).map((check) => check.measure)).toEqual(['name-swap invariance']);
+  });
+
+  test('when a paraphrase gets another primary, then paraphrase agreement and top-1 miss it, and top-2 counts a right secondary', () => {
+    const paraphrase = calls.find((call) => call.purpose === 'description' && call.description === 2);
+    if (!paraphrase) throw new Error('a paraphrase');
+    const results = calls.map((call) => (call === paraphrase ? { ...perfect(call), prediction: predicted('Investigator', 'Low', labelOf(call)) } : perfect(call)));
+    const measures = measureHalf(set, HALF, results);
+    expect(measures.paraphraseAgreement).toEqual({ hits: 59, of: 60 });
+    expect(measures.top1).toEqual({ hits: 179, of: 180 });
+    expect(measures.top2).toEqual({ hits: 180, of: 180 });
+    expect(measures.byConfidence.Low).toEqual({ hits: 0, of: 1 });
+  });
+
+  test('when a no-evidence note gets a profile and a description abstains, then recall, precision and false abstention each count one', () => {
+    const note = calls.find((call) => call.purpose === 'no-evidence');
+    const description = calls.find((call) => call.purpose === 'description');
+    const results = calls.map((call) => {
+      if (call === note) return { ...perfect(call), prediction: predicted('Visionary', 'Low') };
+      if (call === description) return { ...perfect(call), prediction: predicted(null, 'Low') };
+      return perfect(call);
+    });
+    const measures = measureHalf(set, HALF, results);
+    expect(measures.abstention.recall).toEqual({ hits: 11, of: 12 });
+    expect(measures.abstention.precision).toEqual({ hits: 11, of: 12 });
+    expect(measures.abstention.falseAbstention).toEqual({ hits: 1, of: 180 });
+    expect(measures.confusion.map((row) => row[12]).reduce((a = 0, b = 0) => a + b, 0)).toBe(1);
+  });
+
+  test('when Medium is right more often than High, then accuracy by confidence is not rising and the gate says so', () => {
+    const results = calls.map((call) => {
+      const result = perfect(call);
+      if (call.purpose !== 'description') return result;
+      if (call.description === 1) return { ...result, prediction: predicted(labelOf(call), 'Medium') };
+      if (call.description === 2) return { ...result, prediction: predicted(labelOf(call) === 'Visionary' ? 'Steward' : 'Visionary', 'High') };
+      return result;
+    });
+    const checks = gateChecks(measureHalf(set, HALF, results));
+    expect(checks.find((check) => check.measure === 'accuracy by confidence')).toMatchObject({ passed: false, got: 'Medium 100.0% (60/60), High 50.0% (60/120)' });
+  });
+
+  test('when a call ends 500, then it counts in the 500 rate and not in accuracy, and the gate fails on its status', () => {
+    const failed = calls.find((call) => call.purpose === 'description');
+    const results = calls.map((call) => (call === failed ? { call, status: 500, seconds: 1, tokens: 30, error: 'Internal server error' } : perfect(call)));
+    const measures = measureHalf(set, HALF, results);
+    expect(measures.rate500).toEqual({ hits: 1, of: calls.length });
+    expect(measures.answered).toEqual({ hits: 179, of: 180 });
+    expect(measures.top1).toEqual({ hits: 179, of: 179 });
+    expect(measures.tokensPerCall).toBeCloseTo(30 / calls.length);
+    expect(gateChecks(measures).find((check) => check.measure === 'every call answered 201')).toMatchObject({ passed: false, got: '1× 500' });
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The evaluation set (eval/set/, docs/evaluation.md) as `make eval` reads it: large and
+ * balanced enough, labels within the taxonomy, the split fixed by the ids, and a reader
+ * that refuses a malformed set.
+ */
+import { PROFILE_NAMES } from '../../../src/domain/profiles';
+import { HALVES, halfOf, loadEvalSet, problemsOf, type EvalSet } from '../../../scripts/eval/eval-set';
+import { FULL_PLAN, planCalls, selectPeople } from '../../../scripts/eval/plan';
+
+const set = loadEvalSet();
+
+describe('the evaluation set', () => {
+  test('when it is read, then it holds at least 120 people, five of each primary profile in each half', () => {
+    expect(set.people.length).toBeGreaterThanOrEqual(120);
+    for (const half of HALVES) {
+      for (const profile of PROFILE_NAMES) {
+        expect([half, profile, set.people.filter((person) => person.half === half && person.primary === profile).length]).toEqual([half, profile, 5]);
+      }
+    }
+  });
+
+  test('when it is read, then no-evidence and foreign-language notes are in both halves', () => {
+    for (const half of HALVES) {
+      expect(set.noEvidence.filter((note) => note.half === half).length).toBeGreaterThanOrEqual(10);
+      expect(new Set(set.foreign.filter((note) => note.half === half).map((note) => note.language)).size).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  test('when an id ends in an odd number, then it is in the development half; an even number, the held-out half', () => {
+    expect([halfOf('tb-01'), halfOf('tb-10'), halfOf('ne-23'), halfOf('fl-16')]).toEqual(['dev', 'held-out', 'dev', 'held-out']);
+  });
+
+  test('when a person is labelled Visionary as a secondary, has two equal descriptions or sits in the wrong half, then the set is refused with each problem named', () => {
+    const [first, second, ...rest] = set.people;
+    if (!first || !second) throw new Error('the set has people');
+    const broken: EvalSet = {
+      ...set,
+      people: [
+        { ...first, secondaries: ['Visionary'] },
+        { ...second, half: second.half === 'dev' ? 'held-out' : 'dev', descriptions: [second.descriptions[0], second.descriptions[0], second.descriptions[2]] },
+        ...rest,
+      ],
+    };
+    expect(problemsOf(set, set.people.map((person) => person.id))).toEqual([]);
+    expect(problemsOf(broken, [])).toEqual([
+      `${first.id}: Visionary cannot be a secondary`,
+      `${second.id}: half ${second.half === 'dev' ? 'held-out' : 'dev'}, but its number says ${second.half}`,
+      `${second.id}: needs three different descriptions`,
+    ]);
+  });
+
+  test('when the full plan is made, then each person is sent 3 descriptions, 5 other names and 2 repeats, and each note once', () => {
+    const calls = planCalls(set, FULL_PLAN);
+    expect(calls.length).toBe(set.people.length * 10 + set.noEvidence.length + set.foreign.length);
+    const person = set.people[0];
+    const mine = calls.filter((call) => call.itemId === person?.id);
+    expect(mine.map((call) => call.purpose)).toEqual(['description', 'description', 'description', ...new Array(5).fill('name-swap'), 'repeat', 'repeat']);
+    expect(new Set(mine.filter((call) => call.purpose !== 'description').map((call) => call.body.notes))).toEqual(new Set([person?.descriptions[0]]));
+    expect(mine.filter((call) => call.description === 0 && call.purpose !== 'repeat').map((call) => call.body.name)).toEqual(person?.names);
+  });
+
+  test('when a subset of four people is asked for, then they come from the four profile groups', () => {
+    expect(selectPeople(set.people, 'held-out', 4).map((person) => person.primary)).toEqual(['Trailblazer', 'Catalyst', 'Nurturer', 'Systematizer']);
+  });
+});
