@@ -73,10 +73,15 @@ gen: install
 gen-check: install
 	npm run gen:check --silent
 
+# On the Node the image runs (.nvmrc, scripts/image-node.sh): the one tier of make test
+# that runs on it rather than on the machine's Node.
 unit: install
-	npx jest --selectProjects unit
+	PATH="$$(scripts/image-node.sh)/bin:$$PATH" node node_modules/.bin/jest --selectProjects unit
 
+# Jaeger (the real OTLP receiver of test/integration/tracing.test.ts) is built once from the Go
+# module proxy first, so that its build is not counted against a test's time.
 integration: build
+	scripts/tracing/jaeger.sh >/dev/null
 	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
 
 # The evaluation set (eval/set/) through the HTTP API of the built service on a throwaway

@@ -298,9 +298,8 @@ export interface paths {
          *     `upstream_schema_mismatches_total{operation,upstream}`, `credits_charged_total{operation}`,
          *     `credit_holds_active`, `credit_holds_expired_total`,
          *     `rate_limited_requests_total`, `rate_limit_store_shared` (1 while the rate limit is
-         *     counted in Redis, 0 while it is counted in this process only; in cluster mode the
-         *     lowest of the workers), `db_pool_connections{state}`, and prom-client's
-         *     default process and Node.js metrics. In cluster mode, summed over every worker.
+         *     counted in Redis, 0 while it is counted in this process only), and prom-client's
+         *     default process and Node.js metrics.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -978,7 +977,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description In cluster mode, a worker did not answer the collection in time. */
+            /** @description The metrics could not be collected. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -33,6 +33,12 @@ function rateRow(run: RateRun): string[] {
   ];
 }
 
+/** Cores the machine was busy with other work during a run: all of it but the processes the bench watched. */
+function otherCores(result: ArrivalResult): number | undefined {
+  const { machine, ...watched } = result.cores;
+  return machine === undefined ? undefined : machine - Object.values(watched).reduce((sum, cores) => sum + cores, 0);
+}
+
 /** Cores busy during a run: the service, PostgreSQL, the load generator, the whole machine (the rest is the fake upstream, Redis, other work). */
 function cores(result: ArrivalResult): string {
   return ['server', 'postgres', 'load generator', 'machine'].map((name) => show(result.cores[name], 2)).join(' / ');
@@ -187,6 +193,12 @@ function notes(results: BenchResults): string[] {
   if (!results.statementsCounted) out.push('pg_stat_statements was not loaded on that server: no statement counts (`make bench` loads it).');
   if (machine.loadAverageAtStart > 0.5 || results.loadAverageAtEnd > 2.5) {
     out.push(`Load average ${machine.loadAverageAtStart.toFixed(2)} at the start, ${results.loadAverageAtEnd.toFixed(2)} at the end: other work may have taken CPU from the run.`);
+  }
+  for (const run of results.upstreamPath.search) {
+    const other = otherCores(run.result);
+    if (other !== undefined && other > 0.25) {
+      out.push(`At ${run.rate} req/s other work took ${show(other, 2)} cores of the machine (busy cores not the service's, PostgreSQL's, Redis's, the fake upstream's or the load generator's): that row's figures are not valid.`);
+    }
   }
   out.push(`The load generators, the fake upstream, PostgreSQL, Redis and the service share the machine's ${machine.cpus} cores and talk over 127.0.0.1.`);
   return out;

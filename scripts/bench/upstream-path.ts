@@ -129,7 +129,7 @@ async function withSlowService<T>(
   try {
     const service = await startService(paths, { name: `service, ${label}`, env: { ...backing, ...upstreamEnv(upstream.baseURL, inFlight) } });
     try {
-      return await work(service, { server: service.child.pid, ...backingPids(backing) });
+      return await work(service, { server: service.child.pid, upstream: upstream.child.pid, ...backingPids(backing) });
     } finally {
       await service.stop();
     }

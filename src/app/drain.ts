@@ -6,10 +6,7 @@
  *   (a lone process under load had 2–47 connections queued when SIGTERM came, in the
  *   drain test). So it waits for a whole turn of the event loop, its I/O included, that
  *   accepts nothing (the listening socket is polled in that turn, so nothing was
- *   queued). A cluster worker (`cluster-worker`) also waits until no connection was
- *   handed to it for QUIET_MS: the primary holds the connections it accepted in a queue
- *   for its workers, and closes whatever is still queued (and its listening socket) when
- *   the last worker stops listening. At most LINGER_MS. (Node 20's own close() is fine for
+ *   queued), at most LINGER_MS. (Node 20's own close() is fine for
  *   the rest: the connections it closes at once are those that have answered and are
  *   idle; one accepted but not yet read counts as active, not idle.)
  * - Every request that arrives from then on is answered with `Connection: close` (the
@@ -26,12 +23,8 @@ import type { Socket } from 'node:net';
 
 /** How long a connection accepted before or during the drain has to send its first request. */
 export const FIRST_REQUEST_MS = 10_000;
-/** A cluster worker stops accepting once no connection was handed to it for this long (and a whole turn of its loop accepted nothing)... */
-export const QUIET_MS = 500;
-/** ...and any listener at the latest this long after the drain began. */
+/** A listener stops accepting at the latest this long after the drain began. */
 export const LINGER_MS = 5_000;
-
-export type StopAccepting = 'lone-process' | 'cluster-worker';
 
 interface Connection {
   /** Requests seen on it. */
@@ -44,12 +37,9 @@ interface Connection {
 export class ConnectionDrain {
   private readonly connections = new Map<Socket, Connection>();
   private draining = false;
-  private lastConnectionAt = 0;
   /** Connections accepted so far. */
   private accepted = 0;
   private server: Server | undefined;
-
-  constructor(private readonly stopAccepting: StopAccepting) {}
 
   /** True from the start of the drain: new requests are answered with `Connection: close`. */
   readonly isDraining = (): boolean => this.draining;
@@ -58,7 +48,6 @@ export class ConnectionDrain {
   attach(server: Server): void {
     this.server = server;
     server.on('connection', (socket: Socket) => {
-      this.lastConnectionAt = performance.now();
       this.accepted += 1;
       const connection: Connection = { requests: 0, open: new Set() };
       this.connections.set(socket, connection);
@@ -110,21 +99,16 @@ export class ConnectionDrain {
 
   /**
    * Calls `close` once a whole turn of the loop (setImmediate to setImmediate: a poll of
-   * I/O lies between) accepted nothing and, `when-quiet`, nothing arrived for QUIET_MS;
-   * or after LINGER_MS.
+   * I/O lies between) accepted nothing, or after LINGER_MS.
    */
   private whenNothingQueued(close: () => void): void {
     const started = performance.now();
-    const quietMs = this.stopAccepting === 'cluster-worker' ? QUIET_MS : 0;
     let seen = -1;
     const turn = () =>
       setImmediate(() => {
-        const now = performance.now();
-        const waitMs = quietMs - (now - this.lastConnectionAt);
-        if ((this.accepted === seen && waitMs <= 0) || now - started >= LINGER_MS) return close();
+        if (this.accepted === seen || performance.now() - started >= LINGER_MS) return close();
         seen = this.accepted;
-        if (waitMs > 0) setTimeout(turn, waitMs);
-        else turn();
+        turn();
       });
     turn();
   }

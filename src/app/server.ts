@@ -12,11 +12,8 @@ import type { Express } from 'express';
 import type { Config } from '../config/config';
 import { createAdminApp } from '../http/admin-app';
 import { createApiApp } from '../http/app';
-import { expressListenerClasses } from '../http/express-classes';
 import type { Logger } from '../support/logger';
-import { clusterExposition } from '../metrics/cluster-metrics';
-import { processExposition } from '../metrics/exposition';
-import { ConnectionDrain, type StopAccepting } from './drain';
+import { ConnectionDrain } from './drain';
 import { checkReadiness, readinessProbes } from './readiness';
 import { createServices, type Services } from './services';
 
@@ -29,23 +26,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface ServerOptions {
-  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
-  migrate?: boolean;
-  /** What GET /metrics covers: this process, or every worker of the cluster (asked through the primary). */
-  metrics?: 'process' | 'cluster';
-  /** When a drain stops accepting (drain.ts): a cluster worker waits until the primary has handed over what it accepted. */
-  stopAccepting?: StopAccepting;
-}
-
-export async function startServer(config: Config, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
-  const services = await createServices(config, logger, { migrate: options.migrate });
-  const [apiDrain, adminDrain] = [new ConnectionDrain(options.stopAccepting ?? 'lone-process'), new ConnectionDrain(options.stopAccepting ?? 'lone-process')];
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const services = await createServices(config, logger);
+  const [apiDrain, adminDrain] = [new ConnectionDrain(), new ConnectionDrain()];
   const api = await listen(createApiApp(config, { ...services, draining: apiDrain.isDraining }, logger), apiDrain, config.port, config.host, config.requestTimeoutSeconds);
   const probes = readinessProbes(services);
   const ops = {
     readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),
-    metrics: options.metrics === 'cluster' ? clusterExposition(services.metrics.registry) : processExposition(services.metrics.registry),
+    metrics: services.metrics.registry,
     logger,
   };
   const accountRateLimits = { limit: config.accountRateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
@@ -82,7 +70,7 @@ const LISTEN_BACKLOG = 4096;
  */
 async function listen(app: Express, drain: ConnectionDrain, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
   const requestTimeout = requestTimeoutSeconds * 1000;
-  const options = { ...expressListenerClasses(app), requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
+  const options = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
   const server = createServer(options, app);
   drain.attach(server);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });

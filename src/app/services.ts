@@ -9,7 +9,7 @@ import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
-import { createDatabase, migrateToLatest, poolCounts } from '../data/database';
+import { createDatabase, migrateToLatest } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexPersonalDataRepository } from '../data/personal-data-repository';
@@ -57,12 +57,7 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export interface ServicesOptions {
-  /** Run the migrations first (cluster workers do not: the primary ran them before forking). */
-  migrate?: boolean;
-}
-
-export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
+export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const db = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -76,7 +71,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });
   const redisStarting = redis?.start();
   try {
-    if (options.migrate ?? true) await migrateToLatest(db);
+    await migrateToLatest(db);
   } catch (err) {
     await redis?.close();
     throw err;
@@ -84,7 +79,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   await redisStarting;
   const credits = new KnexCreditHoldRepository(db, config.timeBudget.holdLeaseSeconds);
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
-  const metrics = createMetrics({ poolCounts: () => poolCounts(db), countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
+  const metrics = createMetrics({ countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });
   registerRateLimitGauge(metrics.registry, rateLimit);
   // The key cache, around the lookups that reach the database, each one counted.
   const callers = new CachedCallerRepository(countKeyLookups(new KnexCallerRepository(db), metrics));

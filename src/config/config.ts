@@ -7,13 +7,14 @@ import { readMaxRequestsInFlight } from './admission';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
-import { ConfigError } from './config-error';
+import { readTracing, type TracingConfig } from './tracing';
 import { EnvReader, type Env } from './env-reader';
 
 export { ConfigError } from './config-error';
 export type { OpenAiConfig, UpstreamEndpoint } from './upstream';
 export type { Env } from './env-reader';
 export type { FailureBudgetConfig } from './failure-budget';
+export type { TracingConfig } from './tracing';
 export type { PerRoute, TimeBudget, UpstreamBudget, UpstreamTimes } from './time-budget';
 
 export interface Config {
@@ -55,8 +56,6 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Create a demo account with a printed key on first start (`make run`). */
   demoAccount: boolean;
-  /** Worker processes (node:cluster) behind one port; above 1 needs PostgreSQL and Redis. */
-  webConcurrency: number;
   /** Requests one process works on at once; past it, 503 with Retry-After before any database work. */
   maxRequestsInFlight: number;
   /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
@@ -65,6 +64,8 @@ export interface Config {
   snapRetentionDays: number;
   /** Keep the notes, job type, age range, goal and draft after the call (for an operator's audit); off: only what the service reads again. */
   keepRequestTexts: boolean;
+  /** OpenTelemetry traces; unset: off (no OTEL_* exporter or endpoint named). */
+  tracing: TracingConfig | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -95,28 +96,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     // 32 KiB of body and 16 KiB of headers take 27 s at 14.4 kbit/s; Node's default is 300 s.
     requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 30, { min: 1, max: 300 }),
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
-    webConcurrency: read.integer('WEB_CONCURRENCY', 1, { min: 1, max: 64 }),
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
     failureBudget: readFailureBudget(read),
+    tracing: readTracing(read),
     timeBudget: readTimeBudget(read, openai && { maxOutputTokens: openai.maxOutputTokens, maxRetries: openai.maxRetries, hasFallback: openai.fallback !== undefined }),
     snapRetentionDays: read.integer('SNAP_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
     keepRequestTexts: read.boolean('KEEP_REQUEST_TEXTS', false),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
-  assertClusterable(config);
   return Object.freeze(config);
 }
 
-/**
- * Workers share state only through PostgreSQL and Redis: PGlite belongs to one process,
- * and an in-process rate-limit store per worker would multiply the limit by the workers.
- */
-function assertClusterable(config: Config): void {
-  if (config.webConcurrency === 1) return;
-  if (!config.databaseUrl) {
-    throw new ConfigError('WEB_CONCURRENCY', 'above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process and cannot be shared by workers');
-  }
-  if (!config.redisUrl) {
-    throw new ConfigError('WEB_CONCURRENCY', 'above 1 needs REDIS_URL: without it each worker would count the rate limit on its own, allowing RATE_LIMIT_MAX per worker');
-  }
-}

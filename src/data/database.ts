@@ -93,19 +93,6 @@ export async function onOwnConnection(db: Knex, sql: string, bindings: Knex.Valu
   }
 }
 
-/** What knex's pool (tarn) tells about its connections (this file is the one place that reads knex's client internals). */
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-}
-
-/** The pool's connections, or undefined where knex keeps no pool (PGlite). */
-export function poolCounts(db: Knex): { used: number; free: number; pending: number } | undefined {
-  const pool = (db.client as { pool?: TarnPool }).pool;
-  return pool && { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() };
-}
-
 /** int8 comes back as a string from pg and as a number or BigInt from PGlite. */
 export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);

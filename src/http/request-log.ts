@@ -6,9 +6,11 @@
  * The line is built when the response closes, and only when its level is logged: a
  * request costs a header and a listener, not a child logger (the per-request cost of
  * pino-http, which this replaces). `req.log` is the listener's logger; what it logs
- * about a request names it with `requestSummary`.
+ * about a request names it with `requestSummary`. With tracing on, the line carries the
+ * request's trace id, so that one slow or failed call is found in both.
  */
 import { randomUUID } from 'node:crypto';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../support/logger';
 import { CLIENT_CLOSED_REQUEST, endedStatus } from './response-status';
@@ -27,11 +29,13 @@ export function requestLog(logger: Logger): RequestHandler {
     req.id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     req.log = logger;
     res.setHeader('X-Request-Id', req.id);
+    const spanContext = trace.getActiveSpan()?.spanContext();
+    const traceId = spanContext && isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
     res.once('close', () => {
       const statusCode = endedStatus(res);
       const level = statusCode === CLIENT_CLOSED_REQUEST ? 'warn' : statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      const line = { req: requestSummary(req), res: { statusCode }, responseTime: Math.round(performance.now() - startedAt) };
+      const line = { req: requestSummary(req), res: { statusCode }, responseTime: Math.round(performance.now() - startedAt), ...(traceId && { traceId }) };
       logger[level](line, statusCode === CLIENT_CLOSED_REQUEST ? 'client closed request' : 'request completed');
     });
     next();

@@ -9,7 +9,7 @@ import { Gauge, type Registry } from 'prom-client';
 export function registerRateLimitGauge(registry: Registry, rateLimit: { shared(): boolean }): void {
   new Gauge({
     name: 'rate_limit_store_shared',
-    help: '1 while Redis is available and the rate limit and the failure budget are counted there, shared by every instance; 0 while they are counted in this process only. In cluster mode, the lowest of the workers.',
+    help: '1 while Redis is available and the rate limit and the failure budget are counted there, shared by every instance; 0 while they are counted in this process only.',
     registers: [registry],
     aggregator: 'min',
     collect() {

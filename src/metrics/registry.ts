@@ -34,13 +34,6 @@ export interface Metrics {
   apiKeyLookups: Counter;
 }
 
-/** Connections of the database pool: checked out, idle, and requests waiting for one. */
-export interface PoolCounts {
-  used: number;
-  free: number;
-  pending: number;
-}
-
 /** One upstream's sockets and calls (its transport's counts). */
 export interface UpstreamSocketCounts {
   upstream: string;
@@ -53,8 +46,6 @@ export interface UpstreamSocketCounts {
 export interface MetricSources {
   /** Each upstream's sockets; none with the embedded predictor. */
   upstreamSockets?(): UpstreamSocketCounts[];
-  /** The pool's connections; undefined where there is no pool (PGlite). */
-  poolCounts(): PoolCounts | undefined;
   /** Credits held by calls in flight, counted in the database. */
   countActiveHolds(): Promise<number>;
 }
@@ -62,19 +53,6 @@ export interface MetricSources {
 export function createMetrics(sources: MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  new Gauge({
-    name: 'db_pool_connections',
-    help: 'Database pool connections: used (checked out), free (idle), pending (requests waiting for one).',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect() {
-      const counts = sources.poolCounts();
-      if (!counts) return;
-      this.set({ state: 'used' }, counts.used);
-      this.set({ state: 'free' }, counts.free);
-      this.set({ state: 'pending' }, counts.pending);
-    },
-  });
   new Gauge({
     name: 'credit_holds_active',
     help: 'Credits held by calls in flight, counted in the database: every instance reports the same total (take the max across instances, not the sum).',

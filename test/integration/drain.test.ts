@@ -1,6 +1,5 @@
 /**
- * A clean drain (app/drain.ts) in cluster mode (WEB_CONCURRENCY=2) and as a lone process,
- * on real PostgreSQL and Redis, with the real `openai` client against a fake upstream
+ * A clean drain (app/drain.ts) of the service's process, on real PostgreSQL and Redis, with the real `openai` client against a fake upstream
  * that holds its answers: every connection accepted before SIGTERM gets an HTTP answer,
  * its 201 or a 503 in the envelope with `Connection: close`, and none is reset.
  * `make integration` builds first.
@@ -110,14 +109,10 @@ describe('drain on SIGTERM', () => {
     await fake.close();
   });
 
-  test.each([
-    ['a cluster of 2 workers', 2],
-    ['a lone process', 1],
-  ])('when %s gets SIGTERM with requests in flight and connections accepted but not yet read, then every one is answered (201, or 503 with Connection: close), none is reset, and it exits 0', async (_name, workers) => {
+  test('when the process gets SIGTERM with requests in flight and connections accepted but not yet read, then every one is answered (201, or 503 with Connection: close), none is reset, and it exits 0', async () => {
     let answer: () => void = () => undefined;
     fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
     const server = await spawnServer({
-      WEB_CONCURRENCY: String(workers),
       LOG_LEVEL: 'info',
       RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
       OPENAI_API_KEY: 'sk-test-0123456789',
@@ -127,7 +122,6 @@ describe('drain on SIGTERM', () => {
       OPENAI_MAX_RETRIES: '0',
     });
     try {
-      if (workers > 1) await until(() => logged(server, 'cluster started: every worker is serving') === 1, 60_000, 50);
       const created = await fetch(`${server.adminUrl}/admin/v1/accounts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', connection: 'close' },
@@ -139,13 +133,13 @@ describe('drain on SIGTERM', () => {
       const inFlight = Array.from({ length: 6 }, () => sendNow(server.url, apiKey));
       await until(() => fake.inFlight() === 6, 60_000, 50);
       // Accepted (handshake done), nothing sent yet: 60 connections, 20 of which send their
-      // request just before the signal and 40 only once the workers have begun to drain.
+      // request just before the signal and 40 only once the process has begun to drain.
       const idle = await Promise.all(Array.from({ length: 60 }, () => openRaw(server.url, apiKey)));
       const [early, late] = [idle.slice(0, 20), idle.slice(20)];
       for (const connection of early) connection.send();
       server.child.kill('SIGTERM');
-      // Each worker (or the lone process) says so as it begins to drain.
-      await until(() => logged(server, 'shutting down: finishing requests in flight') === workers, 60_000, 20);
+      // It says so as it begins to drain.
+      await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
       for (const connection of late) connection.send();
 
       const lateOutcomes = await Promise.all(late.map((connection) => connection.outcome));

@@ -6,7 +6,6 @@
  */
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from '../../support/logger';
-import type { MetricsExposition } from '../../metrics/exposition';
 import type { SpecOperation } from '../openapi/operations';
 
 export const OPS_OPERATIONS = [
@@ -27,7 +26,8 @@ export interface Readiness {
 
 export interface OpsDependencies {
   readiness(): Promise<Readiness>;
-  metrics: MetricsExposition;
+  /** This process's metrics: prom-client's registry (Prometheus text, and its content type). */
+  metrics: { contentType: string; metrics(): Promise<string> };
   logger: Logger;
 }
 
@@ -42,7 +42,7 @@ export function opsRoutes(deps: OpsDependencies): Router {
     },
     getMetrics: async (_req, res) => {
       try {
-        const text = await deps.metrics.text();
+        const text = await deps.metrics.metrics();
         res.type(deps.metrics.contentType).send(text);
       } catch (err) {
         deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'metrics unavailable');

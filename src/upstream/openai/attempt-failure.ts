@@ -25,6 +25,8 @@ export function attemptFailure(error: unknown): AttemptFailure {
       quotaExhausted: error.code === 'insufficient_quota',
     };
   }
+  // fetch's "terminated": the connection closed while the body was read.
+  if (error instanceof TypeError && codes.length > 0) return { kind: 'connection' };
   return { kind: 'final' };
 }
 

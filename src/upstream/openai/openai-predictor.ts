@@ -18,6 +18,7 @@ import { withEarnedConfidence } from './earned-confidence';
 import { abortable } from './abortable';
 import { attemptFailure } from './attempt-failure';
 import { createClient, type Connection } from './client';
+import { inGenAiSpan } from './genai-telemetry';
 import { buildCommsPrompt, COMMS_PROMPT_VERSION, draftOf } from './comms-prompt';
 import { COMMS_SCHEMA, COMMS_SCHEMA_NAME } from './comms-schema';
 import type { JsonSchema } from './json-schema-parts';
@@ -179,7 +180,15 @@ export class OpenAiPredictor implements Predictor {
     }
   }
 
+  /** One HTTP attempt, inside its GenAI span (genai-telemetry.ts). */
   private attempt(completion: Completion, deadline: CallDeadline): Promise<unknown> {
+    const { operation } = completion;
+    const { kind, model, baseURL, upstream, maxOutputTokens, temperature } = this.options;
+    const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature } as const;
+    return inGenAiSpan(telemetry, () => this.send(completion, deadline));
+  }
+
+  private send(completion: Completion, deadline: CallDeadline): Promise<unknown> {
     const { operation } = completion;
     const queuedAt = Date.now();
     const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptMs, () => this.options.onSent?.(operation, Date.now() - queuedAt));

@@ -2,7 +2,7 @@
  * ConnectionDrain on a real HTTP server on 127.0.0.1 (a connection's life is the kernel's
  * and Node's, so nothing is faked): a connection accepted before the drain and silent
  * until after it starts is answered, never reset; one in flight is answered normally.
- * (The cluster's and the accept queue's part: test/integration/drain.test.ts.)
+ * (The accept queue's part, on the built service: test/integration/drain.test.ts.)
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -34,7 +34,7 @@ const REQUEST = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 
 describe('ConnectionDrain', () => {
   test('when a drain starts, then a connection accepted before it and sending its request after it gets an answer with Connection: close, and the drain ends', async () => {
-    const drain = new ConnectionDrain('lone-process');
+    const drain = new ConnectionDrain();
     const server = createServer();
     drain.attach(server);
     server.on('request', (_req, res) => res.end(drain.isDraining() ? 'draining' : 'serving'));
@@ -51,7 +51,7 @@ describe('ConnectionDrain', () => {
   });
 
   test('when a drain starts during a request, then that request is answered normally with Connection: close', async () => {
-    const drain = new ConnectionDrain('lone-process');
+    const drain = new ConnectionDrain();
     const server = createServer();
     drain.attach(server);
     let release: () => void = () => undefined;

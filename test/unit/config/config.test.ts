@@ -208,29 +208,6 @@ describe('loadConfig', () => {
   });
 });
 
-describe('WEB_CONCURRENCY', () => {
-  const SHARED = { DATABASE_URL: 'postgres://db/pps', REDIS_URL: 'redis://cache:6379' };
-
-  test.each([
-    ['unset', {}, 1],
-    ['1 without PostgreSQL or Redis', { WEB_CONCURRENCY: '1' }, 1],
-    ['4 with PostgreSQL and Redis', { WEB_CONCURRENCY: '4', ...SHARED }, 4],
-  ])('when it is %s, then there are that many workers', (_name, env, want) => {
-    expect(loadConfig(env).webConcurrency).toBe(want);
-  });
-
-  test.each([
-    ['0', { WEB_CONCURRENCY: '0', ...SHARED }, /WEB_CONCURRENCY must be a number from 1 to 64/],
-    ['65', { WEB_CONCURRENCY: '65', ...SHARED }, /WEB_CONCURRENCY must be a number from 1 to 64/],
-    ['2.5', { WEB_CONCURRENCY: '2.5', ...SHARED }, /WEB_CONCURRENCY must be a whole number/],
-    ['2 without DATABASE_URL', { WEB_CONCURRENCY: '2', REDIS_URL: SHARED.REDIS_URL }, /WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded PGlite/],
-    ['2 without REDIS_URL', { WEB_CONCURRENCY: '2', DATABASE_URL: SHARED.DATABASE_URL }, /WEB_CONCURRENCY above 1 needs REDIS_URL: .* RATE_LIMIT_MAX per worker/],
-  ])('when it is %s, then startup stops with a message saying why', (_name, env, message) => {
-    expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(message);
-  });
-});
-
 describe('loadConfig: admission and the failure budget', () => {
   test.each([
     ['the embedded predictor and the default pool', {}, 200],

@@ -2,7 +2,7 @@ import { countCommsCharges, countSnapCharges } from '../../../src/metrics/counte
 import { createMetrics } from '../../../src/metrics/registry';
 import type { ChargeOutcome, CommsRepository, SnapRepository } from '../../../src/domain/ports';
 
-const noDatabase = { poolCounts: () => undefined, countActiveHolds: async () => 0 };
+const noDatabase = { countActiveHolds: async () => 0 };
 
 async function charged(metrics: ReturnType<typeof createMetrics>, operation: string): Promise<number> {
   const metric = await metrics.creditsCharged.get();

@@ -1,7 +1,7 @@
 import { countKeyLookups } from '../../../src/metrics/counted-key-lookups';
 import { createMetrics } from '../../../src/metrics/registry';
 
-const noSources = { poolCounts: () => undefined, countActiveHolds: async () => 0, upstreamSockets: () => [] };
+const noSources = { countActiveHolds: async () => 0, upstreamSockets: () => [] };
 
 describe('countKeyLookups', () => {
   test('when keys are looked up, then each lookup is counted and the answer and the other methods pass through', async () => {

@@ -3,7 +3,7 @@ import { createMetrics } from '../../../src/metrics/registry';
 import { PredictorError } from '../../../src/domain/predictor-error';
 import { type Predictor, type UpstreamSpend } from '../../../src/domain/ports';
 
-const noDatabase = { poolCounts: () => undefined, countActiveHolds: async () => 0 };
+const noDatabase = { countActiveHolds: async () => 0 };
 const provenance = { predictor: 'embedded', model: 'm', promptVersion: 'v' } as const;
 const NO_PREDICTION = { profile: null, primary_code: null, secondary_profile: null, secondary_code: null, confidence: null, reasoning: null, summary: null, secondary_profile_summary: null };
 

@@ -1,0 +1,48 @@
+/**
+ * What the built image (make image) holds and how its archive loads, as docs/deploy.md
+ * says: Node at the version .nvmrc names, with its LICENSE; a source label without
+ * credentials; and `podman load -i dist/image/*.oci.tar` naming the image as
+ * dist/image/image.env (the PPS_IMAGE of compose) does.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { imageUnderTest, podmanOk } from '../support/podman';
+
+const ROOT = join(__dirname, '..', '..');
+const image = imageUnderTest();
+const NODE_VERSION = readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim();
+
+/** Runs a command in a throw-away container of the image (no network, no capabilities). */
+async function inImage(command: string[]): Promise<string> {
+  return podmanOk(['run', '--rm', '--network', 'none', '--cap-drop', 'ALL', '--ulimit', 'nofile=16384:16384', '--ulimit', 'nproc=4096:4096', image, ...command]);
+}
+
+describe('the image contents', () => {
+  test('Node is the version .nvmrc names (the current LTS line), with its LICENSE', async () => {
+    expect((await inImage(['node', '-p', 'process.version'])).trim()).toBe(`v${NODE_VERSION}`);
+    expect(await inImage(['cat', '/usr/local/share/doc/node/LICENSE'])).toContain('Node.js is licensed for use as follows');
+  });
+
+  test('the source label carries no credentials', async () => {
+    const source = (await podmanOk(['image', 'inspect', '--format', '{{index .Labels "org.opencontainers.image.source"}}', image])).trim();
+    expect(source).not.toMatch(/\/\/[^/]*@/);
+  });
+
+  test('podman load of the archive names the image as image.env does', async () => {
+    const archive = readdirSync(join(ROOT, 'dist/image')).find((file) => file.endsWith('.oci.tar'));
+    expect(archive).toBeDefined();
+    const storage = mkdtempSync(join(tmpdir(), 'pps-load-'));
+    try {
+      const env = { ...process.env, PPS_IMAGE_CACHE: storage };
+      const podman = join(ROOT, 'scripts/image/podman.sh');
+      const { stdout } = await promisify(execFile)(podman, ['load', '-i', join(ROOT, 'dist/image', archive as string)], { env, maxBuffer: 16 * 1024 * 1024 });
+      expect(stdout).toContain(image);
+      await promisify(execFile)(podman, ['image', 'exists', image], { env });
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
+  });
+});
