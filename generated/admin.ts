@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{accountId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an account's usage over time
+         * @description Per hour or per day (UTC), from the credit ledger: the calls charged, by operation, the credits charged and the credits granted. The ledger keeps amounts and ids only, so the figures outlive the expiry and erasure of the stored results. Only buckets with ledger entries are listed, oldest first, at most `limit` of them; when more remain, `nextFrom` is the `from` of the next page. A range covers at most 31 days per hour and 366 days per day. Failed calls and token counts are not in the ledger and not in this view (docs/decisions.md).
+         */
+        get: operations["getAccountUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{accountId}/keys": {
         parameters: {
             query?: never;
@@ -402,6 +422,45 @@ export interface components {
             /** @description The account's own limit; `null` returns it to the service's default. */
             limit: components["schemas"]["RequestsPerWindow"] | null;
         };
+        AccountUsage: {
+            accountId: components["schemas"]["Id"];
+            /** @enum {string} */
+            granularity: "hour" | "day";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            buckets: components["schemas"]["UsageBucket"][];
+            /**
+             * Format: date-time
+             * @description The `from` of the next page, or `null` when this page ends the range.
+             */
+            nextFrom: string | null;
+        };
+        UsageBucket: {
+            /**
+             * Format: date-time
+             * @description The bucket's start (UTC, a whole hour or a midnight).
+             */
+            start: string;
+            /** @description The calls charged in the bucket, by operation. */
+            calls: {
+                /** Format: int64 */
+                createSnap: number;
+                /** Format: int64 */
+                createCommsAnalysis: number;
+            };
+            /**
+             * Format: int64
+             * @description The credits the calls charged (the ledger's debits).
+             */
+            creditsCharged: number;
+            /**
+             * Format: int64
+             * @description The credits granted (the ledger's grants).
+             */
+            creditsGranted: number;
+        };
         AccountRateLimit: {
             accountId: components["schemas"]["Id"];
             limit: components["schemas"]["RequestsPerWindow"];
@@ -706,6 +765,43 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAccountUsage: {
+        parameters: {
+            query: {
+                /** @description The start of the range (inclusive), an RFC 3339 date-time. */
+                from: string;
+                /** @description The end of the range (exclusive), after `from`. */
+                to: string;
+                /** @description The width of a bucket, in UTC. */
+                granularity?: "hour" | "day";
+                /** @description The most buckets in one page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's usage in the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["AccountUsage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     createApiKey: {

@@ -57,9 +57,10 @@ const sameLabels = (a: Prediction, b: Prediction): boolean =>
 
 /** The prediction's texts with the name (and each part of it) replaced, for comparing across names. */
 function textsWithoutName(prediction: Prediction, name: string): string {
+  // Whole words only: a name part such as "de" (Jan de Vries) must not be taken out of "decides".
   const parts = [name, ...name.split(/\s+/u)].filter((part) => part.length > 1);
   const escaped = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
-  const pattern = new RegExp(escaped.join('|'), 'gu');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
   return [prediction.reasoning, prediction.summary, prediction.secondary_profile_summary].map((text) => (text ?? '').replace(pattern, '<name>')).join('\n');
 }
 

@@ -34,6 +34,7 @@ import { withFallback } from '../upstream/fallback-predictor';
 import type { UpstreamAgent } from '../upstream/openai/upstream-agent';
 import type { Predictor, UpstreamName, UsageRepository } from '../domain/ports';
 import { KnexUsageRepository } from '../data/usage-repository';
+import { KnexUsageReportRepository } from '../data/usage-report-repository';
 
 export interface Services {
   db: Knex;
@@ -45,6 +46,8 @@ export interface Services {
   comms: CommsRepository;
   idempotency: KnexIdempotencyRepository;
   usage: UsageRepository;
+  /** An account's usage over time, from the credit ledger (admin API). */
+  usageReport: KnexUsageReportRepository;
   predictor: Predictor;
   /** Only with an OpenAI-compatible upstream: what its latest calls got (readiness.ts). */
   upstreamHealth: UpstreamHealth | undefined;
@@ -112,6 +115,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     comms: countCommsCharges(new KnexCommsRepository(db, charges, config.keepRequestTexts), metrics.creditsCharged),
     idempotency,
     usage: new KnexUsageRepository(db),
+    usageReport: new KnexUsageReportRepository(db),
     // The predictor, timed and its tokens counted (metrics/instrumented-predictor.ts).
     predictor: instrumentPredictor(await createPredictor(config, metrics, upstream), metrics, upstreamHealth),
     upstreamHealth,

@@ -12,18 +12,22 @@ const USAGE = `usage: npm run admin -- <command>
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
   show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
   set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
+<<<<<<< HEAD
   erase-snap <snapId>               erase one snap, its comms analyses and replays
   erase-account <accountId>         erase every snap, analysis and replay of an account (the ledger stays)
   erase-person <accountId> <name>   erase everything about the person of this name in an account
   export-account <accountId>        print everything stored for an account, as JSON
   export-person <accountId> <name>  print everything stored about one person in an account, as JSON
+=======
+  usage <accountId> <from> <to> [day|hour] [limit]  calls charged and credits per bucket (UTC), from the ledger
+>>>>>>> main
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
 /** `streamed`: the answer is a document of its own (an export), copied to stdout as it comes. */
 type AdminRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown; streamed?: boolean };
 
 function requestFor(command: string | undefined, args: string[]): AdminRequest | undefined {
-  const [first, second] = args;
+  const [first, second, third, fourth, fifth] = args;
   switch (command) {
     case 'create-account':
       return first && second ? { method: 'POST', path: '/admin/v1/accounts', body: { name: first, credits: Number(second) } } : undefined;
@@ -43,6 +47,7 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first && second
         ? { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit`, body: { limit: second === 'default' ? null : Number(second) } }
         : undefined;
+<<<<<<< HEAD
     case 'erase-snap':
       return first ? { method: 'DELETE', path: `/admin/v1/snaps/${encodeURIComponent(first)}` } : undefined;
     case 'erase-account':
@@ -55,9 +60,18 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first && second
         ? { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(first)}/people/export`, body: { name: second }, streamed: true }
         : undefined;
+=======
+    case 'usage':
+      return first && second && third ? { method: 'GET', path: usagePath(first, second, third, fourth, fifth) } : undefined;
+>>>>>>> main
     default:
       return undefined;
   }
+}
+
+function usagePath(accountId: string, from: string, to: string, granularity = 'day', limit?: string): string {
+  const query = new URLSearchParams({ from, to, granularity, ...(limit ? { limit } : {}) });
+  return `/admin/v1/accounts/${encodeURIComponent(accountId)}/usage?${query.toString()}`;
 }
 
 async function main(): Promise<number> {

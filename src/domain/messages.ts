@@ -26,6 +26,8 @@ export const MESSAGES = {
   invalidAdminToken: 'Invalid admin token',
   accountNotFound: 'Account not found',
   keyNotFound: 'API key not found',
+  usageRangeEmpty: 'to must be after from',
+  usageRangeTooWide: (granularity: string, days: number) => `A range by the ${granularity} covers at most ${days} days`,
   balanceTooLarge: (maxBalance: number) => `amount would take the balance above ${maxBalance} credits`,
   nestedTooDeeply: (maxDepth: number) => `Request body must not be nested deeper than ${maxDepth} levels`,
   payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,

@@ -304,6 +304,21 @@ export interface UsageRepository {
   addFailed(accountId: number, spends: readonly UpstreamSpend[]): Promise<void>;
 }
 
+/** One bucket of an account's usage (openapi/admin.yaml, `UsageBucket`). */
+export interface UsageBucket {
+  /** The bucket's start, ISO 8601 in UTC. */
+  start: string;
+  calls: { createSnap: number; createCommsAnalysis: number };
+  creditsCharged: number;
+  creditsGranted: number;
+}
+
+/** An account's usage over time, read from the credit ledger. */
+export interface UsageReportRepository {
+  /** The non-empty buckets in [from, to), oldest first, at most `limit`; null when there is no such account. */
+  usageOf(accountId: number, range: { from: Date; to: Date; granularity: 'hour' | 'day'; limit: number }): Promise<UsageBucket[] | null>;
+}
+
 export interface AccountRepository {
   create(input: { name: string; credits: number; keyHash: string; keyPrefix: string }): Promise<{ accountId: number; keyId: number }>;
   find(accountId: number): Promise<AccountSummary | null>;

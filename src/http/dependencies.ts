@@ -6,6 +6,7 @@
 import type { Store } from 'express-rate-limit';
 import type {
   AccountRepository,
+  UsageReportRepository,
   CallerRepository,
   CommsRepository,
   CreditsRepository,
@@ -39,6 +40,10 @@ export interface ApiDependencies {
 
 export interface AdminDependencies {
   accounts: AccountRepository;
+<<<<<<< HEAD
   personalData: PersonalDataRepository;
+=======
+  usageReport: UsageReportRepository;
+>>>>>>> main
   isOutage: OutageClassifier;
 }

@@ -27,9 +27,13 @@ export class CallDeadline {
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
 
-  /** Whether the deadline passed (rather than the caller aborting). */
+  /**
+   * Whether the deadline passed (rather than the caller aborting): its timer fired, or its
+   * time is up while the timer still waits for a busy event loop. An attempt that fails then
+   * failed for lack of time (the SDK's own bound is the time left), whatever error it shows.
+   */
   get expired(): boolean {
-    return this.timedOut;
+    return this.timedOut || (this.caller?.aborted !== true && this.remainingMs() === 0);
   }
 
   /** Whether the caller aborted before the deadline passed. */

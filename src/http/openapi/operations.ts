@@ -11,6 +11,8 @@ import { readSpec } from './spec-document';
 export interface OperationInput<Body> {
   body: Body;
   params: Record<string, string>;
+  /** The query string's parameters, already checked against the spec. */
+  query: Record<string, unknown>;
   /** A request header by its lower-case name. */
   header(name: string): string | undefined;
   /** Set on the public API, after the API-key check. */
@@ -89,6 +91,7 @@ function inputOf(req: Request, res: Response): OperationInput<unknown> {
   return {
     body: req.body,
     params: req.params as Record<string, string>,
+    query: req.query as Record<string, unknown>,
     header: (name) => req.get(name),
     caller: req.caller,
     requestId: String(req.id),

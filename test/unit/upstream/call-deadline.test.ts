@@ -15,6 +15,16 @@ describe('CallDeadline', () => {
     expect(deadline.callerAborted).toBe(false);
   });
 
+  test('when the time is up while the event loop is too busy to run the timer, then the deadline already says it expired', () => {
+    const deadline = new CallDeadline(20, undefined);
+    const busyUntil = Date.now() + 60;
+    while (Date.now() < busyUntil); // the loop is held: the timer cannot fire
+    expect(deadline.signal.aborted).toBe(false);
+    expect(deadline.expired).toBe(true);
+    expect(deadline.callerAborted).toBe(false);
+    deadline.end();
+  });
+
   test('when the caller aborts first, then the signal aborts with the caller\'s reason and the deadline says the caller did it', () => {
     const caller = new AbortController();
     const deadline = new CallDeadline(10_000, caller.signal);

@@ -9,15 +9,24 @@ import {
   setAccountRateLimit,
   type AccountRateLimitDefaults,
 } from '../../../domain/accounts';
+<<<<<<< HEAD
 import { eraseAccountData, erasePerson, eraseSnap } from '../../../domain/personal-data';
 import type { AccountRepository, ErasureActor, PersonalDataRepository } from '../../../domain/ports';
+=======
+import type { AccountRepository, UsageReportRepository } from '../../../domain/ports';
+import { getAccountUsage } from '../../../domain/usage-report';
+>>>>>>> main
 import type { operations } from '../../../../generated/admin';
 import type { OperationHandlers } from '../../openapi/operations';
 import type { ExportOperationId } from '../../routes/export-routes';
 import type { OpsOperationId } from '../../routes/ops-routes';
 
+<<<<<<< HEAD
 /** @param actor who the erasures are recorded as done by: the admin token's fingerprint */
 export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRateLimitDefaults, personalData: PersonalDataRepository, actor: ErasureActor) {
+=======
+export function adminHandlers(accounts: AccountRepository, usageReport: UsageReportRepository, rateLimits: AccountRateLimitDefaults) {
+>>>>>>> main
   return {
     createAccount: async ({ body }) => ({
       status: 201,
@@ -43,6 +52,16 @@ export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRa
       status: 200,
       message: 'Rate limit set',
       data: await setAccountRateLimit(accounts, rateLimits, Number(params.accountId), body.limit),
+    }),
+    getAccountUsage: async ({ params, query }) => ({
+      status: 200,
+      message: 'Usage found',
+      data: await getAccountUsage(usageReport, Number(params.accountId), {
+        from: String(query.from),
+        to: String(query.to),
+        granularity: query.granularity === 'hour' ? 'hour' : 'day',
+        limit: query.limit === undefined ? 100 : Number(query.limit),
+      }),
     }),
     createApiKey: async ({ params }) => ({
       status: 201,
