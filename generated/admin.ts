@@ -148,6 +148,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/snaps/{snapId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase one snap
+         * @description Deletes the snap, its comms analyses and the idempotency replays of both. The ledger keeps its charges. A snap already gone (erased, expired, or never stored) erases nothing and answers `200` all the same, with zero counts: the erasure can be repeated.
+         */
+        delete: operations["eraseSnap"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase everything stored about people for one account
+         * @description Deletes every snap of the account, with their comms analyses and every completed idempotency replay of the account. The account, its keys (hashes), its balance, its ledger and its token usage stay: they hold no data about the people described and are the operator's billing record. Deactivate the keys first (`DELETE /admin/v1/keys/{keyId}`) when the account is leaving, so that no call stores anything afterwards.
+         */
+        delete: operations["eraseAccountData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/people/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase everything about one person within an account
+         * @description Deletes the account's snaps about the person of this name, with their comms analyses and replays. The name is compared as the integrator sent it, normalised (Unicode NFKC, case and runs of white space ignored), through a digest stored beside each snap: names are not searched as text. A snap about someone else who has the same name in the same account is erased too; a misspelt name erases nothing.
+         */
+        post: operations["erasePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export everything stored for an account
+         * @description One JSON document, streamed as it is read (no envelope): the account, its keys (prefixes), its ledger, its snaps (the request as stored and the prediction), its comms analyses, its idempotency replays and the audit records of its erasures. For answering an access request.
+         */
+        get: operations["exportAccountData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/people/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export everything stored about one person within an account
+         * @description One JSON document, streamed as it is read (no envelope): the account's snaps about the person of this name (matched as in `erasePerson`), their comms analyses and their replays.
+         */
+        post: operations["exportPersonData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -388,6 +488,46 @@ export interface components {
             keyId: components["schemas"]["Id"];
             /** @constant */
             active: false;
+        };
+        PersonRequest: {
+            /** @description The person's name as the integrator sent it in `POST /api/v1/snap`. */
+            name: string;
+        };
+        ErasedCounts: {
+            snaps: number;
+            commsAnalyses: number;
+            /** @description Idempotency replays deleted (each held a stored response). */
+            replays: number;
+        };
+        /** @description The audit record of an erasure, as stored in the `erasures` table; it holds no personal data. */
+        Erasure: {
+            erasureId: components["schemas"]["Id"];
+            /** @enum {string} */
+            scope: "snap" | "account" | "person";
+            /** @description The account erased in, or whose snap was erased; null for a snap that was not there. */
+            accountId: components["schemas"]["Id"] | null;
+            /** @description The snap erased (scope `snap`), otherwise null. */
+            snapId: components["schemas"]["Id"] | null;
+            /** Format: date-time */
+            erasedAt: string;
+            erased: components["schemas"]["ErasedCounts"];
+        };
+        /** @description Rows as stored, one object each (see docs/privacy.md for each table's columns). */
+        ExportedRows: Record<string, never>[];
+        AccountExport: {
+            account: Record<string, never>;
+            keys: components["schemas"]["ExportedRows"];
+            ledger: components["schemas"]["ExportedRows"];
+            snaps: components["schemas"]["ExportedRows"];
+            commsAnalyses: components["schemas"]["ExportedRows"];
+            replays: components["schemas"]["ExportedRows"];
+            erasures: components["schemas"]["ExportedRows"];
+        };
+        PersonExport: {
+            accountId: components["schemas"]["Id"];
+            snaps: components["schemas"]["ExportedRows"];
+            commsAnalyses: components["schemas"]["ExportedRows"];
+            replays: components["schemas"]["ExportedRows"];
         };
         /**
          * @description `ok`; `degraded`: not answering, but the process still serves without it; `unavailable`: not answering, and the process cannot serve.
@@ -722,6 +862,151 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    eraseSnap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The snap's identifier, as the public API returned it. */
+                snapId: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit record of the erasure. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Erasure"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    eraseAccountData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit record of the erasure. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Erasure"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    erasePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonRequest"];
+            };
+        };
+        responses: {
+            /** @description The audit record of the erasure (it names no one). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelope"] & {
+                        data: components["schemas"]["Erasure"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportAccountData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportPersonData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's identifier. */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonRequest"];
+            };
+        };
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getHealth: {

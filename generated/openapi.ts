@@ -143,7 +143,7 @@ export interface components {
         NullableText: string | null;
         /**
          * Format: int64
-         * @description The identifier of a stored snap.
+         * @description The identifier of a stored snap. Usable for 30 days after the snap was created unless the operator set another retention; after that, or after an erasure, comms on it is `404` `Snap not found`.
          * @example 42
          */
         SnapId: number;

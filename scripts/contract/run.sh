@@ -8,7 +8,9 @@
 #      with every check and every phase on the strict copy of the spec that the build
 #      derives (dist/openapi/openapi.strict.json), a JUnit report in test-output/contract/;
 #   4. runs jest's contract project against the same server: the /docs page in headless
-#      Chromium, and the TypeScript and Python SDK examples.
+#      Chromium, and the TypeScript and Python SDK examples;
+#   5. runs Schemathesis on the admin spec (openapi/admin.yaml) against the admin
+#      listener, with the admin token (ADMIN_MAX_EXAMPLES cases per operation, 100 by default).
 # Needs `npm run build` first (make contract does it).
 #
 # Environment:
@@ -100,6 +102,18 @@ fi
 if $run_jest; then
   PPS_BASE_URL="$base_url" PPS_ADMIN_URL="$admin_url" PPS_ADMIN_TOKEN="$admin_token" \
     npx jest --selectProjects contract --runInBand || status=1
+fi
+
+if $run_schemathesis; then
+  # The admin spec, last: its erasures may delete what the runs above stored. Every check,
+  # the bearer token on every case (the ignored_auth check proves a case without it is 401).
+  # Fewer cases per operation than the public API: the admin listener is product-internal.
+  args=(run openapi/admin.yaml --url "$admin_url" --header "Authorization: Bearer $admin_token"
+    --checks all --phases examples,coverage,fuzzing --max-examples "${ADMIN_MAX_EXAMPLES:-100}"
+    --report junit --report-junit-path "$out/schemathesis-admin-junit.xml" --no-color)
+  [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
+  echo "contract: .venv/bin/schemathesis ${args[*]/$admin_token/<ADMIN_TOKEN>}"
+  PPS_BASE_URL="$admin_url" PPS_API_KEY="$api_key" .venv/bin/schemathesis "${args[@]}" 2>&1 | tee "$out/schemathesis-admin.log" || status=1
 fi
 
 exit "$status"

@@ -12,11 +12,12 @@ import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
 import { createDatabase, migrateToLatest } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
+import { KnexPersonalDataRepository } from '../data/personal-data-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { isDatabaseUnavailable } from '../data/unavailable';
-import type { CommsRepository, CreditsRepository, FailureBudget, SnapRepository } from '../domain/ports';
+import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
 import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import { createSharedRedis } from '../data/redis/shared-redis';
 import type { Logger } from '../support/logger';
@@ -39,6 +40,7 @@ export interface Services {
   db: Knex;
   callers: CachedCallerRepository;
   accounts: KnexAccountRepository;
+  personalData: PersonalDataRepository;
   credits: CreditsRepository;
   snaps: SnapRepository;
   comms: CommsRepository;
@@ -90,10 +92,12 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const upstreamHealth = config.openai ? new UpstreamHealth() : undefined;
   const sweeper = new Sweeper(db, {
     intervalMs: config.timeBudget.sweepIntervalMs,
-    onSwept: ({ holdsReturned, idempotencyKeysDeleted }) => {
+    retentionDays: config.snapRetentionDays,
+    onSwept: ({ holdsReturned, idempotencyKeysDeleted, expired }) => {
       metrics.creditHoldsExpired.inc(holdsReturned);
       if (holdsReturned > 0) logger.warn({ holdsReturned }, 'returned the credits of holds whose lease ran out (a process died mid-call)');
       if (idempotencyKeysDeleted > 0) logger.debug({ idempotencyKeysDeleted }, 'deleted expired idempotency keys');
+      if (expired.snaps + expired.commsAnalyses > 0) logger.info({ expired }, 'deleted the snaps and analyses past SNAP_RETENTION_DAYS');
     },
     onError: (err) => logger.warn({ err: String(err) }, 'sweep failed; the next pass tries again'),
   });
@@ -104,10 +108,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     db,
     callers,
     accounts,
+    personalData: new KnexPersonalDataRepository(db),
     credits,
     // The charging repositories, each charge counted in credits_charged_total.
-    snaps: countSnapCharges(new KnexSnapRepository(db, charges), metrics.creditsCharged),
-    comms: countCommsCharges(new KnexCommsRepository(db, charges), metrics.creditsCharged),
+    snaps: countSnapCharges(new KnexSnapRepository(db, charges, config.keepRequestTexts), metrics.creditsCharged),
+    comms: countCommsCharges(new KnexCommsRepository(db, charges, config.keepRequestTexts), metrics.creditsCharged),
     idempotency,
     usage: new KnexUsageRepository(db),
     usageReport: new KnexUsageReportRepository(db),

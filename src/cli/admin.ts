@@ -12,10 +12,19 @@ const USAGE = `usage: npm run admin -- <command>
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
   show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
   set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
+<<<<<<< HEAD
+  erase-snap <snapId>               erase one snap, its comms analyses and replays
+  erase-account <accountId>         erase every snap, analysis and replay of an account (the ledger stays)
+  erase-person <accountId> <name>   erase everything about the person of this name in an account
+  export-account <accountId>        print everything stored for an account, as JSON
+  export-person <accountId> <name>  print everything stored about one person in an account, as JSON
+=======
   usage <accountId> <from> <to> [day|hour] [limit]  calls charged and credits per bucket (UTC), from the ledger
+>>>>>>> main
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
-type AdminRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown };
+/** `streamed`: the answer is a document of its own (an export), copied to stdout as it comes. */
+type AdminRequest = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown; streamed?: boolean };
 
 function requestFor(command: string | undefined, args: string[]): AdminRequest | undefined {
   const [first, second, third, fourth, fifth] = args;
@@ -38,8 +47,23 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first && second
         ? { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit`, body: { limit: second === 'default' ? null : Number(second) } }
         : undefined;
+<<<<<<< HEAD
+    case 'erase-snap':
+      return first ? { method: 'DELETE', path: `/admin/v1/snaps/${encodeURIComponent(first)}` } : undefined;
+    case 'erase-account':
+      return first ? { method: 'DELETE', path: `/admin/v1/accounts/${encodeURIComponent(first)}/data` } : undefined;
+    case 'erase-person':
+      return first && second ? { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(first)}/people/erasure`, body: { name: second } } : undefined;
+    case 'export-account':
+      return first ? { method: 'GET', path: `/admin/v1/accounts/${encodeURIComponent(first)}/export`, streamed: true } : undefined;
+    case 'export-person':
+      return first && second
+        ? { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(first)}/people/export`, body: { name: second }, streamed: true }
+        : undefined;
+=======
     case 'usage':
       return first && second && third ? { method: 'GET', path: usagePath(first, second, third, fourth, fifth) } : undefined;
+>>>>>>> main
     default:
       return undefined;
   }
@@ -64,8 +88,16 @@ async function main(): Promise<number> {
     headers: { authorization: `Bearer ${token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
     body: request.body ? JSON.stringify(request.body) : undefined,
   });
+  if (request.streamed && response.ok && response.body) {
+    for await (const chunk of response.body) await write(chunk);
+    return 0;
+  }
   process.stdout.write(`${JSON.stringify(await response.json(), null, 2)}\n`);
   return response.ok ? 0 : 1;
+}
+
+function write(chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(chunk, (err) => (err ? reject(err) : resolve())));
 }
 
 main().then(

@@ -60,6 +60,10 @@ export interface Config {
   maxRequestsInFlight: number;
   /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
   failureBudget: FailureBudgetConfig;
+  /** Snaps, their comms analyses and their replays are deleted this many days after creation (docs/privacy.md). */
+  snapRetentionDays: number;
+  /** Keep the notes, job type, age range, goal and draft after the call (for an operator's audit); off: only what the service reads again. */
+  keepRequestTexts: boolean;
   /** OpenTelemetry traces; unset: off (no OTEL_* exporter or endpoint named). */
   tracing: TracingConfig | undefined;
 }
@@ -96,6 +100,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     failureBudget: readFailureBudget(read),
     tracing: readTracing(read),
     timeBudget: readTimeBudget(read, openai && { maxOutputTokens: openai.maxOutputTokens, maxRetries: openai.maxRetries, hasFallback: openai.fallback !== undefined }),
+    snapRetentionDays: read.integer('SNAP_RETENTION_DAYS', 30, { min: 1, max: 3650 }),
+    keepRequestTexts: read.boolean('KEEP_REQUEST_TEXTS', false),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
   return Object.freeze(config);

@@ -67,7 +67,7 @@ export class KnexAccountRepository implements AccountRepository {
     return { prompt: toNumber(row?.prompt ?? 0), completion: toNumber(row?.completion ?? 0) };
   }
 
-  /** The account's calls that stored no result (migrations 008, 011); none yet: zeros. */
+  /** The account's calls that stored no result (migrations 008, 012); none yet: zeros. */
   private async failedOf(accountId: number): Promise<FailedCallUsage> {
     const row = await this.db('failed_call_usage').where({ account_id: accountId }).first();
     return {

@@ -93,9 +93,9 @@ ledger AS (
   INSERT INTO credit_ledger (account_id, delta, reason, :ledgerColumn:)
   SELECT account_id, -1, :reason, row_id FROM numbered
 ),
--- 12. completed: the claims of the rows stored, completed with their id.
+-- 12. completed: the claims of the rows stored, completed with their id and table.
 completed AS (
-  UPDATE idempotency_keys SET state = 'completed', result_id = numbered.row_id
+  UPDATE idempotency_keys SET state = 'completed', result_id = numbered.row_id, result_table = :tableName
   FROM numbered
   WHERE idempotency_keys.account_id = numbered.account_id AND idempotency_keys.key = numbered.key AND idempotency_keys.owner = numbered.owner
 )

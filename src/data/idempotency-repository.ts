@@ -54,7 +54,7 @@ export class KnexIdempotencyRepository implements IdempotencyRepository {
         `INSERT INTO idempotency_keys (account_id, key, fingerprint, owner, state, locked_at, expires_at)
          VALUES (?, ?, ?, ?, 'pending', now(), now() + make_interval(hours => ?))
          ON CONFLICT (account_id, key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, owner = EXCLUDED.owner, state = 'pending', result_id = NULL,
+           SET fingerprint = EXCLUDED.fingerprint, owner = EXCLUDED.owner, state = 'pending', result_id = NULL, result_table = NULL,
                locked_at = EXCLUDED.locked_at, expires_at = EXCLUDED.expires_at
            WHERE idempotency_keys.expires_at < now()
               OR (idempotency_keys.state = 'pending' AND idempotency_keys.locked_at < now() - make_interval(secs => ?))

@@ -1,13 +1,18 @@
 import type { Knex } from 'knex';
 import { toNumber } from './database';
 import { provenanceColumns, type ChargingStatements } from './store-charged';
-import type { ChargeOutcome, ChargedSnap, SnapRepository, StoredSnap } from '../domain/ports';
+import { subjectDigest } from './subject-digest';
+import type { ChargeOutcome, ChargedSnap, SnapRepository, SnapSubject, StoredSnap } from '../domain/ports';
 
 export class KnexSnapRepository implements SnapRepository {
-  /** @param charges batches the charging statements of concurrent requests into one statement */
+  /**
+   * @param charges batches the charging statements of concurrent requests into one statement
+   * @param keepRequestTexts keep the notes, job type and age range (KEEP_REQUEST_TEXTS); otherwise only the name, which comms reads again (docs/privacy.md)
+   */
   constructor(
     private readonly db: Knex,
     private readonly charges: ChargingStatements,
+    private readonly keepRequestTexts = false,
   ) {}
 
   async storeCharged(snap: ChargedSnap): Promise<ChargeOutcome> {
@@ -16,8 +21,9 @@ export class KnexSnapRepository implements SnapRepository {
       holdId: snap.hold.holdId,
       table: 'snaps',
       columns: {
-        request: snap.subject,
+        request: this.keepRequestTexts ? snap.subject : minimised(snap.subject),
         prediction: snap.prediction,
+        subject_digest: subjectDigest(snap.hold.accountId, snap.subject.name),
         ...provenanceColumns(snap.provenance),
       },
       ledger: { reason: 'snap', column: 'snap_id' },
@@ -33,4 +39,9 @@ export class KnexSnapRepository implements SnapRepository {
     if (!row) return null;
     return { snapId: toNumber(row.id), accountId: toNumber(row.account_id), subject: row.request, prediction: row.prediction };
   }
+}
+
+/** What is kept of the person after the call by default: the name, which a comms analysis and a replay read again. */
+function minimised(subject: SnapSubject): Pick<SnapSubject, 'name'> {
+  return { name: subject.name };
 }

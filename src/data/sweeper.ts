@@ -1,13 +1,16 @@
 /**
  * The sweeper (docs/credit-holds.md), run by every instance: gives back the credits of
- * holds whose lease ran out (their process died mid-call) and deletes idempotency keys
- * past their 24 hours. Work is done in small batches, each one short statement that
- * locks only the rows it takes; `FOR UPDATE SKIP LOCKED` lets any number of instances
- * sweep at once without returning a hold twice or waiting for each other.
+ * holds whose lease ran out (their process died mid-call), deletes idempotency keys
+ * past their 24 hours, and deletes the snaps older than the retention (with their comms
+ * analyses and replays, result-deletion.ts; docs/privacy.md). Work is done in small
+ * batches, each one short statement that locks only the rows it takes; `FOR UPDATE SKIP
+ * LOCKED` lets any number of instances sweep at once without returning a hold twice or
+ * waiting for each other.
  */
 import type { Knex } from 'knex';
 import { toNumber } from './database';
 import { ACCOUNT_ROW_LOCK } from './account-row-lock';
+import { deleteSelectedSnaps, type Deleted, type SnapSelection } from './result-deletion';
 
 /** Rows per statement, and statements per kind and pass: a pass never holds locks for long. */
 const BATCH_ROWS = 200;
@@ -16,10 +19,14 @@ const MAX_BATCHES_PER_PASS = 25;
 export interface SweepResult {
   holdsReturned: number;
   idempotencyKeysDeleted: number;
+  /** Snaps past the retention, deleted with their analyses and replays. */
+  expired: Deleted;
 }
 
 export interface SweeperOptions {
   intervalMs: number;
+  /** Snaps (with their analyses and replays) are deleted this many days after they were created. */
+  retentionDays: number;
   onSwept(result: SweepResult): void;
   onError(error: unknown): void;
 }
@@ -66,6 +73,16 @@ export async function deleteExpiredIdempotencyKeys(db: Knex, limit = BATCH_ROWS)
   return toNumber((result.rows as { deleted: unknown }[])[0]?.deleted ?? 0);
 }
 
+/** The snaps created more than `retentionDays` ago. */
+export function expiredSnaps(retentionDays: number): SnapSelection {
+  return { sql: 's.created_at < now() - make_interval(days => ?)', bindings: [retentionDays] };
+}
+
+/** Deletes, up to the pass's bound, the snaps past the retention with their analyses and replays. */
+export function deleteExpiredResults(db: Knex, retentionDays: number, limit = BATCH_ROWS): Promise<Deleted> {
+  return deleteSelectedSnaps(db, expiredSnaps(retentionDays), limit, MAX_BATCHES_PER_PASS);
+}
+
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -88,11 +105,12 @@ export class Sweeper {
     await this.running;
   }
 
-  /** One pass: every expired hold and key, batch by batch, up to the pass's bound. */
+  /** One pass: every expired hold, key and result, batch by batch, up to the pass's bound. */
   async sweepOnce(): Promise<SweepResult> {
     return {
       holdsReturned: await repeatWhileFull(() => returnExpiredHolds(this.db)),
       idempotencyKeysDeleted: await repeatWhileFull(() => deleteExpiredIdempotencyKeys(this.db)),
+      expired: await deleteExpiredResults(this.db, this.options.retentionDays),
     };
   }
 

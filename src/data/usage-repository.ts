@@ -1,4 +1,4 @@
-/** The failed-call usage of accounts (migrations 008, 011): one row per account, added to in one upsert. */
+/** The failed-call usage of accounts (migrations 008, 012): one row per account, added to in one upsert. */
 import type { Knex } from 'knex';
 import type { UpstreamSpend, UsageRepository } from '../domain/ports';
 

@@ -51,7 +51,7 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
 }
 
 /** The prediction as the contract shows it; a Visionary secondary profile is refused. */
-function responseOf(subject: SnapSubject, prediction: SnapPrediction): SnapResult['snapResponse'] {
+function responseOf(subject: Pick<SnapSubject, 'name'>, prediction: SnapPrediction): SnapResult['snapResponse'] {
   const { secondary_profile, secondary_code } = prediction;
   if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });

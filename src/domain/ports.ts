@@ -162,7 +162,8 @@ export interface Caller {
 export interface StoredSnap {
   snapId: number;
   accountId: number;
-  subject: SnapSubject;
+  /** The name only, unless the operator keeps the request texts (KEEP_REQUEST_TEXTS). */
+  subject: Pick<SnapSubject, 'name'> & Partial<SnapSubject>;
   prediction: SnapPrediction;
 }
 
@@ -337,4 +338,41 @@ export interface AccountRepository {
   /** Sets it (null: back to the default); false when there is no such account. */
   setRateLimit(accountId: number, limit: number | null): Promise<boolean>;
   count(): Promise<number>;
+}
+
+// ---- Personal data: erasure and export (docs/privacy.md) ----
+
+/** What an erasure deleted. */
+export interface ErasedCounts {
+  snaps: number;
+  commsAnalyses: number;
+  replays: number;
+}
+
+/** Who asked for an erasure: the fingerprint of the admin token, never the token. */
+export interface ErasureActor {
+  adminTokenId: string;
+}
+
+export interface ErasureRecord {
+  erasureId: number;
+  scope: 'snap' | 'account' | 'person';
+  accountId: number | null;
+  snapId: number | null;
+  erasedAt: string;
+  erased: ErasedCounts;
+}
+
+export interface PersonalDataRepository {
+  /** Deletes one snap with its analyses and replays; its audit record (counts zero when it was already gone). */
+  eraseSnap(snapId: number, actor: ErasureActor): Promise<ErasureRecord>;
+  /** Deletes every snap, analysis and replay of the account; null when there is no such account. */
+  eraseAccount(accountId: number, actor: ErasureActor): Promise<ErasureRecord | null>;
+  /** Deletes the snaps about the person of this name (matched by digest) with their analyses and replays; null when there is no such account. */
+  erasePerson(accountId: number, name: string, actor: ErasureActor): Promise<ErasureRecord | null>;
+  /**
+   * Everything stored for the account (or, with a name, about that person in it) as one
+   * JSON document, in pieces; null when there is no such account.
+   */
+  exportAccount(accountId: number, name?: string): Promise<AsyncIterable<string> | null>;
 }

@@ -2,9 +2,10 @@
  * The admin listener (openapi/admin.yaml). First the ops endpoints (/healthz, /readyz,
  * /metrics): no token, and served whether or not the admin API is on. Then, with an
  * ADMIN_TOKEN, the product-internal admin API: bearer token, JSON body, spec validation,
- * handlers by operationId, the one error mapper; without one, a 404 that says it is off.
+ * the streamed exports, handlers by operationId, the one error mapper; without one, a 404 that says it is off.
  */
 import express, { type Express } from 'express';
+import { createHash } from 'node:crypto';
 import type { AccountRateLimitDefaults } from '../domain/accounts';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
@@ -16,6 +17,7 @@ import { errorMapper } from './error-mapper';
 import { adminHandlers } from './handlers/admin';
 import { jsonBody } from './json-body';
 import { bindOperations } from './openapi/operations';
+import { EXPORT_OPERATIONS, exportRoutes } from './routes/export-routes';
 import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './routes/ops-routes';
 import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
@@ -43,9 +45,22 @@ export function createAdminApp(
   app.use(adminTokenAuth(adminToken));
   app.use(jsonBody());
   app.use(specValidator(SPEC_PATHS.admin, validateResponses));
+  app.use(exportRoutes(services.personalData));
   const router = express.Router();
+<<<<<<< HEAD
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, accountRateLimits, services.personalData, { adminTokenId: adminTokenId(adminToken) }), [
+    ...OPS_OPERATIONS,
+    ...EXPORT_OPERATIONS,
+  ]);
+=======
   bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, services.usageReport, accountRateLimits), OPS_OPERATIONS);
+>>>>>>> main
   app.use(router);
   app.use(errorMapper(services.isOutage));
   return app;
+}
+
+/** How an erasure's audit record names the token that asked for it: the first 16 hex digits of its SHA-256, never the token. */
+export function adminTokenId(adminToken: string): string {
+  return `sha256:${createHash('sha256').update(adminToken).digest('hex').slice(0, 16)}`;
 }

@@ -12,6 +12,7 @@ import type {
   CreditsRepository,
   FailureBudget,
   IdempotencyRepository,
+  PersonalDataRepository,
   Predictor,
   SnapRepository,
   UsageRepository,
@@ -39,6 +40,10 @@ export interface ApiDependencies {
 
 export interface AdminDependencies {
   accounts: AccountRepository;
+<<<<<<< HEAD
+  personalData: PersonalDataRepository;
+=======
   usageReport: UsageReportRepository;
+>>>>>>> main
   isOutage: OutageClassifier;
 }

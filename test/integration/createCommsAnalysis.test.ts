@@ -98,7 +98,8 @@ describe('createCommsAnalysis', () => {
 
     const row = await server.services.db('comms_analyses').where({ id: body.data.commsId }).first();
     expect({ snapId: Number(row.snap_id), predictor: row.predictor }).toEqual({ snapId, predictor: 'embedded' });
-    expect(row.request).toEqual({ channel: 'email', goal: 'Agree the audit schedule', draft: HEDGING_DRAFT });
+    // Minimised by default (docs/privacy.md): nothing reads the goal or the draft again.
+    expect(row.request).toEqual({ channel: 'email' });
   });
 
   test('when the snap belongs to another account, then it answers exactly like a missing one and charges nothing', async () => {

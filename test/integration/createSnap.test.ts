@@ -53,13 +53,27 @@ describe('createSnap', () => {
     expect(await snapCountOf(server, account.accountId)).toBe(1);
   });
 
-  test('when ageRange and jobType are given, then they are stored with the snap', async () => {
+  test('when ageRange and jobType are given, then the snap keeps only the name (docs/privacy.md: minimised by default)', async () => {
     const account = await createAccount(server, 1);
     const response = await postSnap(account, { ...PERSON, ageRange: '35-44' });
     const { data } = await bodyOf(response);
     const row = await server.services.db('snaps').where({ id: data.snapId }).first();
-    expect(row.request).toEqual({ ...PERSON, ageRange: '35-44' });
+    expect(row.request).toEqual({ name: PERSON.name });
     expect(row.predictor).toBe('embedded');
+  });
+
+  test('when KEEP_REQUEST_TEXTS is on, then the snap keeps the notes, job type and age range, and the analysis the goal and draft', async () => {
+    const keeping = await startTestServer({ KEEP_REQUEST_TEXTS: 'true' });
+    try {
+      const account = await keeping.admin<TestAccount>('POST', '/admin/v1/accounts', { name: 'keeps texts', credits: 2 });
+      const snap = await bodyOf(await keeping.post('/api/v1/snap', { ...PERSON, ageRange: '35-44' }, { 'x-api-key': account.apiKey }));
+      const context = { channel: 'email', goal: 'Agree the audit schedule', draft: 'Could we go over the figures on Friday?' };
+      const comms = await bodyOf(await keeping.post('/api/v1/snap/comms', { snapId: snap.data.snapId, ...context }, { 'x-api-key': account.apiKey }));
+      expect((await keeping.services.db('snaps').where({ id: snap.data.snapId }).first()).request).toEqual({ ...PERSON, ageRange: '35-44' });
+      expect((await keeping.services.db('comms_analyses').where({ id: comms.data.commsId }).first()).request).toEqual(context);
+    } finally {
+      await keeping.close();
+    }
   });
 
   describe('when the API key is missing, malformed, unknown or inactive, then it answers the bare 401 body', () => {

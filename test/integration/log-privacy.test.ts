@@ -4,7 +4,8 @@
  * markers fall into: a trigger that holds the statement (its backend is then terminated,
  * as when PostgreSQL restarts mid-charge), and a CHECK constraint that refuses the row
  * (PostgreSQL then quotes the whole failing row, request text included, in the error's
- * `detail`). The service's logs are read for the name, notes, goal and draft.
+ * `detail`). The service's logs are read for the name, notes, goal and draft, which it
+ * stores here (KEEP_REQUEST_TEXTS: docs/privacy.md).
  */
 import { randomUUID } from 'node:crypto';
 import { knex, type Knex } from 'knex';
@@ -32,7 +33,9 @@ async function removeTraps(): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'info' });
+  // The texts kept (KEEP_REQUEST_TEXTS): the traps match the stored request, and the
+  // statement then carries every text PostgreSQL could quote (by default only the name).
+  server = await startTestServer({ LOG_LEVEL: 'info', KEEP_REQUEST_TEXTS: 'true' });
   db = knex({ client: 'pg', connection: requireEnv('DATABASE_URL'), pool: { min: 0, max: 1 } });
   await removeTraps();
   await db.raw(`

@@ -88,7 +88,7 @@ describe('Azure OpenAI, classic deployments', () => {
     AZURE_OPENAI_API_VERSION: '2024-10-21',
   });
 
-  test('when Azure is the primary, then the call goes to the deployment path with api-version and the api-key header', async () => {
+  test('when Azure is the primary, then the call goes to the deployment path with api-version and the api-key header, without `store`', async () => {
     const server = await startTestServer({ ...AZURE(upstreams.primary), ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '4' });
     try {
       upstreams.primary.script(reply(PREDICTION));
@@ -100,6 +100,7 @@ describe('Azure OpenAI, classic deployments', () => {
       expect(sent?.query).toEqual({ 'api-version': '2024-10-21' });
       expect(sent?.headers['api-key']).toBe('azure-key-0123456789');
       expect(sent?.headers.authorization).toBeUndefined();
+      expect(sent?.body).not.toHaveProperty('store');
       const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
       expect(row).toMatchObject({ model: 'pps-gpt4o', upstream: 'primary' });
     } finally {

@@ -46,11 +46,11 @@ async function snap(target: TestServer, apiKey: string) {
 }
 
 describe('upstream requests', () => {
-  test('when a snap is predicted, then the request carries the default output bound, temperature 0 and the seed', async () => {
+  test('when a snap is predicted, then the request carries the default output bound, temperature 0, the seed, and asks OpenAI not to store it', async () => {
     fake.script(reply(PREDICTION));
     const account = await createAccount(server, 1);
     expect((await snap(server, account.apiKey)).response.status).toBe(201);
-    expect(fake.requests[0]?.body).toMatchObject({ model: MODEL, max_completion_tokens: 1000, temperature: 0, seed: 1234 });
+    expect(fake.requests[0]?.body).toMatchObject({ model: MODEL, max_completion_tokens: 1000, temperature: 0, seed: 1234, store: false });
     expect(fake.requests[0]?.body).not.toHaveProperty('max_tokens');
     expect(fake.requests[0]?.body).not.toHaveProperty('reasoning_effort');
   });

@@ -13,7 +13,8 @@ import * as chargeOwners from './007-charge-owners';
 import * as failedCallUsage from './008-failed-call-usage';
 import * as deactivatedKeysIndex from './009-deactivated-keys-index';
 import * as accountRateLimit from './010-account-rate-limit';
-import * as estimatedUsage from './011-estimated-usage';
+import * as personalData from './011-personal-data';
+import * as estimatedUsage from './012-estimated-usage';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -26,7 +27,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008-failed-call-usage': failedCallUsage,
   '009-deactivated-keys-index': deactivatedKeysIndex,
   '010-account-rate-limit': accountRateLimit,
-  '011-estimated-usage': estimatedUsage,
+  '011-personal-data': personalData,
+  '012-estimated-usage': estimatedUsage,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,8 +2,8 @@
  * The Predictor backed by one OpenAI-compatible server or Azure deployment: Chat
  * Completions with a strict JSON-schema response format (docs/upstream.md, "Pointing at an LLM").
  *
- * Every request carries an output-token bound, and the temperature, seed and
- * reasoning effort when configured. Its budget (config/time-budget.ts, computed once at
+ * Every request carries an output-token bound, `store: false` (not to Azure), and the
+ * temperature, seed and reasoning effort when configured. Its budget (config/time-budget.ts, computed once at
  * start-up) gives each operation `callMs`, which bounds this upstream's whole call,
  * retries and their waits included: one deadline signal, joined with the caller's signal,
  * is passed to the SDK and also raced against it; and `attemptMs`, which bounds each HTTP
@@ -230,6 +230,8 @@ export class OpenAiPredictor implements Predictor {
       ...(temperature !== undefined && { temperature }),
       ...(seed !== undefined && { seed }),
       ...(reasoningEffort !== undefined && { reasoning_effort: reasoningEffort }),
+      // Not kept for OpenAI's dashboard and evals (docs/privacy.md); Azure's older API versions refuse the field.
+      ...(this.options.kind !== 'azure' && { store: false }),
     };
   }
 

@@ -1,4 +1,4 @@
-/** The admin operations, one handler per operationId of openapi/admin.yaml. */
+/** The admin operations, one handler per operationId of openapi/admin.yaml (the exports are streamed: src/http/routes/export-routes.ts). */
 import {
   addCredits,
   createAccount,
@@ -9,13 +9,24 @@ import {
   setAccountRateLimit,
   type AccountRateLimitDefaults,
 } from '../../../domain/accounts';
+<<<<<<< HEAD
+import { eraseAccountData, erasePerson, eraseSnap } from '../../../domain/personal-data';
+import type { AccountRepository, ErasureActor, PersonalDataRepository } from '../../../domain/ports';
+=======
 import type { AccountRepository, UsageReportRepository } from '../../../domain/ports';
 import { getAccountUsage } from '../../../domain/usage-report';
+>>>>>>> main
 import type { operations } from '../../../../generated/admin';
 import type { OperationHandlers } from '../../openapi/operations';
+import type { ExportOperationId } from '../../routes/export-routes';
 import type { OpsOperationId } from '../../routes/ops-routes';
 
+<<<<<<< HEAD
+/** @param actor who the erasures are recorded as done by: the admin token's fingerprint */
+export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRateLimitDefaults, personalData: PersonalDataRepository, actor: ErasureActor) {
+=======
 export function adminHandlers(accounts: AccountRepository, usageReport: UsageReportRepository, rateLimits: AccountRateLimitDefaults) {
+>>>>>>> main
   return {
     createAccount: async ({ body }) => ({
       status: 201,
@@ -62,5 +73,20 @@ export function adminHandlers(accounts: AccountRepository, usageReport: UsageRep
       message: 'API key deactivated',
       data: await deactivateApiKey(accounts, Number(params.keyId)),
     }),
-  } satisfies OperationHandlers<Omit<operations, OpsOperationId>>;
+    eraseSnap: async ({ params }) => ({
+      status: 200,
+      message: 'Snap erased',
+      data: await eraseSnap(personalData, Number(params.snapId), actor),
+    }),
+    eraseAccountData: async ({ params }) => ({
+      status: 200,
+      message: 'Account data erased',
+      data: await eraseAccountData(personalData, Number(params.accountId), actor),
+    }),
+    erasePerson: async ({ params, body }) => ({
+      status: 200,
+      message: 'Person erased',
+      data: await erasePerson(personalData, Number(params.accountId), body.name, actor),
+    }),
+  } satisfies OperationHandlers<Omit<operations, OpsOperationId | ExportOperationId>>;
 }
