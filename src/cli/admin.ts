@@ -12,15 +12,12 @@ const USAGE = `usage: npm run admin -- <command>
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
   show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
   set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
-<<<<<<< HEAD
+  usage <accountId> <from> <to> [day|hour] [limit]  calls charged and credits per bucket (UTC), from the ledger
   erase-snap <snapId>               erase one snap, its comms analyses and replays
   erase-account <accountId>         erase every snap, analysis and replay of an account (the ledger stays)
   erase-person <accountId> <name>   erase everything about the person of this name in an account
   export-account <accountId>        print everything stored for an account, as JSON
   export-person <accountId> <name>  print everything stored about one person in an account, as JSON
-=======
-  usage <accountId> <from> <to> [day|hour] [limit]  calls charged and credits per bucket (UTC), from the ledger
->>>>>>> main
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
 /** `streamed`: the answer is a document of its own (an export), copied to stdout as it comes. */
@@ -47,7 +44,8 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first && second
         ? { method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent(first)}/rate-limit`, body: { limit: second === 'default' ? null : Number(second) } }
         : undefined;
-<<<<<<< HEAD
+    case 'usage':
+      return first && second && third ? { method: 'GET', path: usagePath(first, second, third, fourth, fifth) } : undefined;
     case 'erase-snap':
       return first ? { method: 'DELETE', path: `/admin/v1/snaps/${encodeURIComponent(first)}` } : undefined;
     case 'erase-account':
@@ -60,10 +58,6 @@ function requestFor(command: string | undefined, args: string[]): AdminRequest |
       return first && second
         ? { method: 'POST', path: `/admin/v1/accounts/${encodeURIComponent(first)}/people/export`, body: { name: second }, streamed: true }
         : undefined;
-=======
-    case 'usage':
-      return first && second && third ? { method: 'GET', path: usagePath(first, second, third, fourth, fifth) } : undefined;
->>>>>>> main
     default:
       return undefined;
   }

@@ -47,14 +47,10 @@ export function createAdminApp(
   app.use(specValidator(SPEC_PATHS.admin, validateResponses));
   app.use(exportRoutes(services.personalData));
   const router = express.Router();
-<<<<<<< HEAD
-  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, accountRateLimits, services.personalData, { adminTokenId: adminTokenId(adminToken) }), [
+  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, services.usageReport, accountRateLimits, services.personalData, { adminTokenId: adminTokenId(adminToken) }), [
     ...OPS_OPERATIONS,
     ...EXPORT_OPERATIONS,
   ]);
-=======
-  bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, services.usageReport, accountRateLimits), OPS_OPERATIONS);
->>>>>>> main
   app.use(router);
   app.use(errorMapper(services.isOutage));
   return app;

@@ -40,10 +40,7 @@ export interface ApiDependencies {
 
 export interface AdminDependencies {
   accounts: AccountRepository;
-<<<<<<< HEAD
   personalData: PersonalDataRepository;
-=======
   usageReport: UsageReportRepository;
->>>>>>> main
   isOutage: OutageClassifier;
 }

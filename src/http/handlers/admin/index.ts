@@ -9,24 +9,22 @@ import {
   setAccountRateLimit,
   type AccountRateLimitDefaults,
 } from '../../../domain/accounts';
-<<<<<<< HEAD
 import { eraseAccountData, erasePerson, eraseSnap } from '../../../domain/personal-data';
-import type { AccountRepository, ErasureActor, PersonalDataRepository } from '../../../domain/ports';
-=======
-import type { AccountRepository, UsageReportRepository } from '../../../domain/ports';
+import type { AccountRepository, ErasureActor, PersonalDataRepository, UsageReportRepository } from '../../../domain/ports';
 import { getAccountUsage } from '../../../domain/usage-report';
->>>>>>> main
 import type { operations } from '../../../../generated/admin';
 import type { OperationHandlers } from '../../openapi/operations';
 import type { ExportOperationId } from '../../routes/export-routes';
 import type { OpsOperationId } from '../../routes/ops-routes';
 
-<<<<<<< HEAD
 /** @param actor who the erasures are recorded as done by: the admin token's fingerprint */
-export function adminHandlers(accounts: AccountRepository, rateLimits: AccountRateLimitDefaults, personalData: PersonalDataRepository, actor: ErasureActor) {
-=======
-export function adminHandlers(accounts: AccountRepository, usageReport: UsageReportRepository, rateLimits: AccountRateLimitDefaults) {
->>>>>>> main
+export function adminHandlers(
+  accounts: AccountRepository,
+  usageReport: UsageReportRepository,
+  rateLimits: AccountRateLimitDefaults,
+  personalData: PersonalDataRepository,
+  actor: ErasureActor,
+) {
   return {
     createAccount: async ({ body }) => ({
       status: 201,
