@@ -12,7 +12,9 @@ export class UpstreamHealth {
 
   /** A call's end; `callerGone`: its client left (or the service stopped it), which says nothing of the upstream. */
   heard(spend: UpstreamSpend, callerGone: boolean): void {
-    const answered = spend.promptTokens !== null || spend.completionTokens !== null || spend.outcome === 'success';
+    // An estimate is the service's own count of what it sent: only a report says the server answered.
+    const reported = spend.estimated !== true && (spend.promptTokens !== null || spend.completionTokens !== null);
+    const answered = reported || spend.outcome === 'success';
     if (answered) this.failing.delete(spend.upstream);
     else if (!callerGone) this.failing.add(spend.upstream);
   }
