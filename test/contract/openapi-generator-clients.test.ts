@@ -51,7 +51,12 @@ describe('openapi-generator clients', () => {
 
     test('then the python client reads every null into its models', async () => {
       const account = await createLiveAccount(service, 5);
-      fake.script(reply({ profile: 'Catalyst', primary_code: 'CT' }), reply({ draft_analysis: { issues: [] } }));
+      // The comms answer keeps what a usable analysis needs (a summary, one do, one dont, a fit
+      // score: anything less is the comms 500, src/domain/comms-sense.ts) and leaves the rest out.
+      fake.script(
+        reply({ profile: 'Catalyst', primary_code: 'CT' }),
+        reply({ summary: 'Lead with the figures.', do: ['Be specific'], dont: ['Hype'], draft_analysis: { fit_score: 50, issues: [] } }),
+      );
 
       const result = await runExample(service.baseUrl, account.apiKey);
 
@@ -63,7 +68,8 @@ describe('openapi-generator clients', () => {
           primary_code: 'CT',
           secondary_profile: null,
           secondary_code: null,
-          confidence: null,
+          // Earned from the notes' evidence, never taken from the model (src/upstream/openai/earned-confidence.ts).
+          confidence: expect.stringMatching(/^(High|Medium|Low)$/),
           reasoning: null,
           summary: null,
           secondary_profile_summary: null,
@@ -73,12 +79,12 @@ describe('openapi-generator clients', () => {
           // The comms answer names the stored snap's profile, not the model's (issue 19).
           profile: 'Catalyst',
           primary_code: 'CT',
-          summary: null,
-          do: [],
-          dont: [],
+          summary: 'Lead with the figures.',
+          do: ['Be specific'],
+          dont: ['Hype'],
           phrases_to_use: [],
           phrases_to_avoid: [],
-          draft_analysis: { fit_score: null, issues: [], rewrite: null },
+          draft_analysis: { fit_score: 50, issues: [], rewrite: null },
         },
       });
       expect(fake.requests).toHaveLength(2);
