@@ -43,8 +43,11 @@ const sbom = JSON.parse(readFileSync(sbomPath, 'utf8'));
 
 /** Spellings some packages use for an SPDX identifier (npm's bundled qrcode-terminal: "Apache 2.0"). */
 const SPDX_SPELLINGS = new Map([['Apache 2.0', 'Apache-2.0']]);
-/** package.json files inside a package's own tests (resolve's test/resolver/...): fixtures, not packages. */
-const FIXTURE = /\/node_modules\/(?:@[^/]+\/)?[^/]+\/(?:test|tests|fixtures?)\//;
+/**
+ * package.json files inside a package's own tests or demo apps (resolve's test/resolver/...,
+ * tinyld's playground/ and tests-integration/): fixtures, not packages.
+ */
+const FIXTURE = /\/node_modules\/(?:@[^/]+\/)?[^/]+\/(?:test|tests|tests-integration|fixtures?|playground)\//;
 /** The service itself (package.json's name): its licence is the project's own. */
 const SELF = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('../../package.json')), 'utf8')).name;
 
