@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * Show an account's usage over time
-         * @description Per hour or per day (UTC), from the credit ledger: the calls charged, by operation, the credits charged and the credits granted. The ledger keeps amounts and ids only, so the figures outlive the expiry and erasure of the stored results. Only buckets with ledger entries are listed, oldest first, at most `limit` of them; when more remain, `nextFrom` is the `from` of the next page. A range covers at most 31 days per hour and 366 days per day. Failed calls and token counts are not in the ledger and not in this view (docs/decisions.md).
+         * @description Per hour or per day (UTC): from the credit ledger, the calls charged, by operation, the credits charged and the credits granted; from the account's hourly usage tallies, the paid calls that succeeded and those that failed, by kind, and the LLM tokens by model, reported by the upstream or estimated by the service. Both keep ids, counts and model names only, so the figures outlive the expiry and erasure of the stored results (docs/decisions.md). Only buckets with ledger entries or tallies are listed, oldest first, at most `limit` of them; when more remain, `nextFrom` is the `from` of the next page. A range covers at most 31 days per hour and 366 days per day.
          */
         get: operations["getAccountUsage"];
         put?: never;
@@ -463,6 +463,75 @@ export interface components {
              * @description The credits granted (the ledger's grants).
              */
             creditsGranted: number;
+            /**
+             * Format: int64
+             * @description The paid calls that stored their result and were charged (tallied with the charge, so equal to the calls charged).
+             */
+            successes: number;
+            failures: components["schemas"]["UsageFailures"];
+            /** @description The LLM tokens of the bucket's upstream calls (successful or not), by model; the embedded predictor uses none. */
+            tokens: components["schemas"]["ModelTokens"][];
+        };
+        /** @description The paid calls that failed after their credit was held, so stored nothing and charged nothing, by kind. Calls refused before a credit was held (no credit, a bad request, a rate or failure-budget limit) are not paid calls and not counted. */
+        UsageFailures: {
+            /**
+             * Format: int64
+             * @description All the failures of the bucket, the sum of the kinds below.
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an open circuit).
+             */
+            upstreamOutage: number;
+            /**
+             * Format: int64
+             * @description The call's time bound ran out before the upstream answered.
+             */
+            upstreamTimeout: number;
+            /**
+             * Format: int64
+             * @description The upstream refused the request itself (HTTP 400, 413 or 422).
+             */
+            upstreamRefused: number;
+            /**
+             * Format: int64
+             * @description The upstream answered but the answer was unusable or refused: cut at the token bound, not JSON, a model's refusal, or refused by the service's checks.
+             */
+            unusableAnswer: number;
+            /**
+             * Format: int64
+             * @description The client closed its connection before its result was stored.
+             */
+            clientLeft: number;
+            /**
+             * Format: int64
+             * @description The answer came but could not be stored and charged (the database failed, the hold's lease ran out with no credit left, or the Idempotency-Key's claim was lost).
+             */
+            notStored: number;
+        };
+        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a failed call that ended without a usage report (4 characters a token of the prompt sent, once per attempt; 0 completion tokens). `unreportedCalls`: upstream calls that ended with neither (an answer without `usage`, or a call that never reached the upstream). */
+        ModelTokens: {
+            /**
+             * @description The model the service asked for (its configured name).
+             * @example gpt-4o-mini
+             */
+            model: string;
+            /**
+             * Format: int64
+             * @description The upstream calls made to this model (a call's retries are part of it; a fallback's calls are under its own model).
+             */
+            calls: number;
+            reported: components["schemas"]["PromptCompletionTokens"];
+            estimated: components["schemas"]["PromptCompletionTokens"];
+            /** Format: int64 */
+            unreportedCalls: number;
+        };
+        PromptCompletionTokens: {
+            /** Format: int64 */
+            prompt: number;
+            /** Format: int64 */
+            completion: number;
         };
         AccountRateLimit: {
             accountId: components["schemas"]["Id"];

@@ -3,14 +3,15 @@
  * result was not stored (the call failed, its answer was refused or could not be
  * stored, its client left, the fallback answered after the primary failed) cost the
  * operator tokens that no stored row shows. They are added to the account's failed-call
- * usage (the admin account view); the stored result's own tokens are stored with it.
+ * usage (the admin account view) and, with the failed call's kind, to its usage tallies
+ * (the usage view); the stored result's own tokens are stored with it and its charge.
  */
-import type { UpstreamSpend, UsageRepository } from './ports';
+import type { FailedSpend, UsageRepository } from './ports';
 
 /**
- * Adds these calls to the account's failed-call usage. A recording that fails (the
+ * Records what stored no result, when there is anything. A recording that fails (the
  * database is away) changes nothing of the answer: the metrics have counted the tokens already.
  */
-export async function recordFailedSpend(usage: UsageRepository, accountId: number, failed: readonly UpstreamSpend[]): Promise<void> {
-  if (failed.length > 0) await usage.addFailed(accountId, failed).catch(() => undefined);
+export async function recordFailedSpend(usage: UsageRepository, accountId: number, failed: FailedSpend): Promise<void> {
+  if (failed.kind !== null || failed.spends.length > 0) await usage.addFailed(accountId, failed).catch(() => undefined);
 }

@@ -3,7 +3,8 @@
  * past its failure budget, claim the Idempotency-Key, hold a credit, predict, then store
  * the result and turn the hold into the charge in one statement. A failure at any step
  * stores nothing and charges nothing: the hold and the key are released, the upstream
- * calls it paid for are recorded as failed-call usage, and a failure the caller caused
+ * calls it paid for are recorded as failed-call usage and the failure by its kind
+ * (domain/failure-kind.ts), and a failure the caller caused
  * (a refused answer, a client gone) counts against the failure budget; an upstream
  * outage does not (domain/failure-budget.ts).
  */
@@ -12,6 +13,7 @@ import { assertClientWaiting } from './client-gone';
 import { holdCredit } from './credits';
 import { assertWithinFailureBudget, isCallersFailure } from './failure-budget';
 import { recordFailedSpend } from './failed-spend';
+import { failureKindOf } from './failure-kind';
 import { claimKey, type Idempotent } from './idempotency';
 import type {
   Caller,
@@ -72,15 +74,20 @@ export async function paidCall<Subject, Answer, Judged, Result>(deps: PaidCallDe
   if (key.replayOf !== undefined) return { result: await call.replay(key.replayOf), replayed: true };
   const spends: UpstreamSpend[] = [];
   let hold: CreditHold | undefined;
+  let answered = false;
   try {
     const subject = await call.load();
     hold = await holdCredit(deps.credits, accountId, call.operation);
     const judged = await predict(deps, call, subject, spends);
+    answered = true;
     const result = await call.store(hold, judged, key.claimed, subject);
-    await recordFailedSpend(deps.usage, accountId, spends.filter((spend) => spend.outcome === 'failure'));
+    const failedPrimary = spends.filter((spend) => spend.outcome === 'failure');
+    await recordFailedSpend(deps.usage, accountId, { operation: call.operation, kind: null, spends: failedPrimary });
     return { result, replayed: false };
   } catch (error) {
-    await recordFailedSpend(deps.usage, accountId, spends);
+    // A call refused before its credit was held (no credit, no such snap) is no paid call: it made no upstream call either.
+    const kind = hold ? failureKindOf(error, call.context, answered) : null;
+    await recordFailedSpend(deps.usage, accountId, { operation: call.operation, kind, spends });
     // A release the database does not take is left to the sweeper (the hold) or retried by the repository (the key).
     if (hold) await deps.credits.release(hold).catch(() => undefined);
     if (key.claimed) await deps.idempotency.release(accountId, key.claimed).catch(() => undefined);

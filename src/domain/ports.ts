@@ -10,6 +10,7 @@
  * types carry an index signature, and only a type alias is assignable to one.
  */
 import type { Confidence, ProfileCode, ProfileName } from './profiles';
+import type { FailureKind } from './failure-kind';
 
 // ---- The Predictor port ----
 //
@@ -307,9 +308,29 @@ export interface FailedCallUsage {
   estimatedPrompt: number;
 }
 
+/**
+ * What of one paid call stored no result: the upstream calls whose result was not stored,
+ * and, when the call itself failed, its kind (null: the call succeeded, these are its
+ * fallback's failed primary calls).
+ */
+export interface FailedSpend {
+  operation: 'createSnap' | 'createCommsAnalysis';
+  kind: FailureKind | null;
+  spends: readonly UpstreamSpend[];
+}
+
 export interface UsageRepository {
-  /** Adds these calls, all of one account and none stored with a result, to its failed-call usage. */
-  addFailed(accountId: number, spends: readonly UpstreamSpend[]): Promise<void>;
+  /** Adds them to the account's failed-call usage and to its usage tallies of this hour. */
+  addFailed(accountId: number, failed: FailedSpend): Promise<void>;
+}
+
+/** One model's tokens in a bucket (openapi/admin.yaml, `ModelTokens`). */
+export interface ModelTokens {
+  model: string;
+  calls: number;
+  reported: { prompt: number; completion: number };
+  estimated: { prompt: number; completion: number };
+  unreportedCalls: number;
 }
 
 /** One bucket of an account's usage (openapi/admin.yaml, `UsageBucket`). */
@@ -319,9 +340,12 @@ export interface UsageBucket {
   calls: { createSnap: number; createCommsAnalysis: number };
   creditsCharged: number;
   creditsGranted: number;
+  successes: number;
+  failures: { total: number } & Record<FailureKind, number>;
+  tokens: ModelTokens[];
 }
 
-/** An account's usage over time, read from the credit ledger. */
+/** An account's usage over time, read from the credit ledger and the usage tallies. */
 export interface UsageReportRepository {
   /** The non-empty buckets in [from, to), oldest first, at most `limit`; null when there is no such account. */
   usageOf(accountId: number, range: { from: Date; to: Date; granularity: 'hour' | 'day'; limit: number }): Promise<UsageBucket[] | null>;

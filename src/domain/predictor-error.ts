@@ -12,11 +12,14 @@ export class PredictorError extends Error {
    * caller's failure budget (docs/decisions.md).
    */
   readonly outage: boolean;
+  /** The outage was the call's time bound running out (the usage view's `upstreamTimeout`). */
+  readonly timeout: boolean;
 
-  constructor(message: string, options: { cause?: unknown; upstreamStatus?: number; outage?: boolean } = {}) {
+  constructor(message: string, options: { cause?: unknown; upstreamStatus?: number; outage?: boolean; timeout?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = 'PredictorError';
     this.upstreamStatus = options.upstreamStatus;
     this.outage = options.outage ?? false;
+    this.timeout = options.timeout ?? false;
   }
 }

@@ -116,6 +116,7 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
     expect(tagOf(chat!, 'gen_ai.response.model')).toBe('gpt-4.1-mini');
     expect(tagOf(chat!, 'gen_ai.usage.input_tokens')).toBe(UPSTREAM_USAGE.prompt_tokens);
     expect(tagOf(chat!, 'gen_ai.usage.output_tokens')).toBe(UPSTREAM_USAGE.completion_tokens);
+    expect(tagOf(chat!, 'pps.usage.estimated')).toBeUndefined();
     expect(String(tagOf(chat!, 'gen_ai.response.finish_reasons'))).toContain('stop');
     expect(trace.spans.some((span) => tagOf(span, 'db.system') === 'postgresql' || tagOf(span, 'db.system.name') === 'postgresql')).toBe(true);
 
@@ -141,6 +142,10 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
     const [chat] = chatSpans(trace.spans);
     expect(tagOf(chat!, 'error.type')).toBe('500');
     expect(tagOf(chat!, 'otel.status_code')).toBe('ERROR');
+    // No usage report came: the counts are the service's estimate, marked as such.
+    expect(tagOf(chat!, 'pps.usage.estimated')).toBe(true);
+    expect(tagOf(chat!, 'gen_ai.usage.input_tokens')).toBeGreaterThan(0);
+    expect(tagOf(chat!, 'gen_ai.usage.output_tokens')).toBe(0);
   });
 
   test('when the rate limit refuses a request, then its server span records the 429 and its route, and no upstream span exists', async () => {

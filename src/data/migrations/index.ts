@@ -15,6 +15,7 @@ import * as deactivatedKeysIndex from './009-deactivated-keys-index';
 import * as accountRateLimit from './010-account-rate-limit';
 import * as personalData from './011-personal-data';
 import * as estimatedUsage from './012-estimated-usage';
+import * as usageTallies from './013-usage-tallies';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '010-account-rate-limit': accountRateLimit,
   '011-personal-data': personalData,
   '012-estimated-usage': estimatedUsage,
+  '013-usage-tallies': usageTallies,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,7 +2,8 @@
  * Each upstream attempt in OpenTelemetry's GenAI semantic conventions
  * (@see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): a client span
  * `chat {model}` with the request's model and bound, the response's model, token usage and
- * finish reasons; and the metrics `gen_ai.client.token.usage` and
+ * finish reasons (a failed attempt's usage is the service's estimate, marked
+ * `pps.usage.estimated=true`); and the metrics `gen_ai.client.token.usage` and
  * `gen_ai.client.operation.duration`. Names, counts and reasons only: never a prompt, a
  * completion or anything about the person described. With tracing off, the API is a no-op.
  */
@@ -20,6 +21,11 @@ export interface GenAiRequest {
   upstream: UpstreamName;
   maxTokens: number;
   temperature: number | undefined;
+  /**
+   * The service's estimate of a failed attempt's tokens (estimated-usage.ts), or undefined
+   * when it was never sent: set on the span with `pps.usage.estimated=true`.
+   */
+  estimate?: () => { promptTokens: number; completionTokens: number } | undefined;
 }
 
 /** What a Chat Completions response says of itself; anything missing stays unset. */
@@ -94,6 +100,10 @@ export async function inGenAiSpan<T>(request: GenAiRequest, attempt: () => Promi
       } catch (error) {
         const errorType = errorTypeOf(error);
         span.setAttribute('error.type', errorType);
+        const estimate = request.estimate?.();
+        if (estimate) {
+          span.setAttributes({ 'gen_ai.usage.input_tokens': estimate.promptTokens, 'gen_ai.usage.output_tokens': estimate.completionTokens, 'pps.usage.estimated': true });
+        }
         span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
         operationDuration.record((performance.now() - started) / 1000, { ...common, 'error.type': errorType });
         throw error;

@@ -188,7 +188,10 @@ export class OpenAiPredictor implements Predictor {
   private attempt(completion: Completion, deadline: CallDeadline, sent: { attempts: number }): Promise<unknown> {
     const { operation } = completion;
     const { kind, model, baseURL, upstream, maxOutputTokens, temperature } = this.options;
-    const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature } as const;
+    const sentBefore = sent.attempts;
+    // An attempt that was sent and failed has no usage report: its span carries the estimate, marked as one.
+    const estimate = (): EstimatedUsage | undefined => (sent.attempts > sentBefore ? estimatedUsage(this.body(completion).messages as { content: string }[], 1) : undefined);
+    const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature, estimate } as const;
     return inGenAiSpan(telemetry, () => this.send(completion, deadline, sent));
   }
 

@@ -27,10 +27,10 @@ const REQUEST_STATUSES = new Set([400, 413, 422]);
 
 export function toPredictorError(error: unknown, call: CallEnd): PredictorError {
   if (error instanceof PredictorError) return error;
-  if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`, { outage: true });
+  if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`, { outage: true, timeout: true });
   if (call.callerAborted) return new PredictorError('upstream call was aborted by the caller');
   if (isOversizedAnswer(error)) return new PredictorError('upstream response could not be read');
-  if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out', { outage: true });
+  if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out', { outage: true, timeout: true });
   if (error instanceof APIUserAbortError) return new PredictorError('upstream call was aborted');
   if (error instanceof APIConnectionError) {
     return new PredictorError('upstream could not be reached', { cause: error.cause, outage: true });

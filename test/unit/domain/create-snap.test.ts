@@ -52,8 +52,8 @@ function inMemory(credits: number) {
   };
   const failedSpends: UpstreamSpend[] = [];
   const usage: UsageRepository = {
-    addFailed: async (_accountId, spends) => {
-      failedSpends.push(...spends);
+    addFailed: async (_accountId, failed) => {
+      failedSpends.push(...failed.spends);
     },
   };
   return { credits: creditsRepo, snaps, usage, failedSpends, failureBudget, idempotency: new InMemoryIdempotency(), stored, balance: () => available, held: () => holds.size };

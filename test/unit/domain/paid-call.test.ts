@@ -16,7 +16,7 @@ function ports() {
   const failureBudget = new MemoryFailureBudget({ calls: 2, windowMs: 60_000 });
   BUDGETS.push(failureBudget);
   const log: string[] = [];
-  const state = { available: 1, holds: new Set<number>(), stored: 0, failedSpends: [] as UpstreamSpend[] };
+  const state = { available: 1, holds: new Set<number>(), stored: 0, failedSpends: [] as UpstreamSpend[], failureKinds: [] as (string | null)[] };
   const idempotency = new InMemoryIdempotency();
   const deps: PaidCallDeps = {
     credits: {
@@ -36,9 +36,10 @@ function ports() {
     predictor: {} as Predictor,
     failureBudget,
     usage: {
-      addFailed: async (_accountId, spends) => {
+      addFailed: async (_accountId, failed) => {
         log.push('record failed spend');
-        state.failedSpends.push(...spends);
+        state.failedSpends.push(...failed.spends);
+        state.failureKinds.push(failed.kind);
       },
     },
   };
@@ -120,6 +121,17 @@ describe('paidCall', () => {
     expect(p.log).toEqual(steps);
     expect([p.state.available, p.state.holds.size, p.idempotency.rows.size, p.idempotency.endedOwners.length]).toEqual([1, 0, 0, 1]);
     expect(await paidCall(p.deps, callOf(p, undefined, 'key-1'))).toEqual({ result: 1, replayed: false });
+  });
+
+  test.each<[Step, string[]]>([
+    ['load', []],
+    ['predict', ['unusableAnswer']],
+    ['judge', ['unusableAnswer']],
+    ['store', ['notStored']],
+  ])('when %s fails, then the usage tallies hear of a paid call failed by this kind (none before the credit is held)', async (failAt, kinds) => {
+    const p = ports();
+    await failureOf(paidCall(p.deps, callOf(p, failAt)));
+    expect(p.state.failureKinds).toEqual(kinds);
   });
 
   test('when the key was completed, then the call is replayed from its row without a hold or a prediction', async () => {
