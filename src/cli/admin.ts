@@ -12,7 +12,7 @@ const USAGE = `usage: npm run admin -- <command>
   deactivate-key <keyId>            deactivate a key (refused within 3 seconds)
   show-rate-limit <accountId>       the account's per-account rate limit (requests per window)
   set-rate-limit <accountId> <n|default>  set it, or return it to ACCOUNT_RATE_LIMIT_MAX
-  usage <accountId> <from> <to> [day|hour] [limit]  calls charged and credits per bucket (UTC), from the ledger
+  usage <accountId> <from> <to> [day|hour] [limit]  per bucket (UTC): calls charged, successes, failures by kind, credits, tokens by model
   erase-snap <snapId>               erase one snap, its comms analyses and replays
   erase-account <accountId>         erase every snap, analysis and replay of an account (the ledger stays)
   erase-person <accountId> <name>   erase everything about the person of this name in an account

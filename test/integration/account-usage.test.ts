@@ -1,24 +1,32 @@
 /**
  * GET /admin/v1/accounts/{accountId}/usage and `npm run admin -- usage`: an account's
- * usage per hour or day, read from the credit ledger, checked against the ledger after a
- * seeded random run of successes and failures through the public API (real `openai`
- * client against a local fake, real PostgreSQL and Redis).
+ * usage per hour or day, from the credit ledger and the usage tallies, checked against the
+ * ledger and the stored rows after a seeded random run of successes and failures of every
+ * kind the fake can cause, through the public API (real `openai` client against a local
+ * fake, real PostgreSQL and Redis); and once on PGlite, through the built service.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bodyOf } from '../support/json';
-import { reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { garbage, hang, refuse, reply, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, UPSTREAM_USAGE, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, PERSON, type TestAccount } from '../support/factories';
 import { seededRandom } from '../support/seeded-random';
+import { spawnServer } from '../support/spawned-server';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
+
+jest.setTimeout(180_000);
+
+const UPSTREAM_ENV = { OPENAI_API_KEY: 'sk-usage-test-0123456789', OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_SECONDS: '5', FAILURE_BUDGET_CALLS: '0', ...FAKE_UPSTREAM_SPEED };
 
 let fake: FakeOpenAi;
 let server: TestServer;
 
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  server = await startTestServer({ OPENAI_API_KEY: 'sk-usage-test-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_SECONDS: '10', ...FAKE_UPSTREAM_SPEED });
+  server = await startTestServer({ ...UPSTREAM_ENV, OPENAI_BASE_URL: fake.baseURL });
 });
 
 afterAll(async () => {
@@ -28,8 +36,8 @@ afterAll(async () => {
 
 beforeEach(() => fake.reset());
 
-function usage(accountId: number, query: Record<string, string>): Promise<Response> {
-  return fetch(`${server.adminUrl}/admin/v1/accounts/${accountId}/usage?${new URLSearchParams(query).toString()}`, {
+function usage(accountId: number, query: Record<string, string>, adminUrl = server.adminUrl): Promise<Response> {
+  return fetch(`${adminUrl}/admin/v1/accounts/${accountId}/usage?${new URLSearchParams(query).toString()}`, {
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
   });
 }
@@ -53,30 +61,84 @@ async function ledgerCharges(accountId: number): Promise<{ snap: number; comms: 
   return { snap: Number(row.snap), comms: Number(row.comms), credits: Number(row.credits), granted: Number(row.granted) };
 }
 
+/** The tokens as the stored rows say: the results' own (migration 006) and the failed-call usage (migrations 008, 012). */
+async function storedTokens(accountId: number): Promise<{ calls: number; reportedPrompt: number; reportedCompletion: number; estimatedPrompt: number }> {
+  const db = server.services.db;
+  let calls = 0;
+  let prompt = 0;
+  let completion = 0;
+  for (const table of ['snaps', 'comms_analyses']) {
+    const row = await db(table)
+      .where({ account_id: accountId })
+      .whereNotNull('upstream')
+      .first(db.raw('count(*) AS calls'), db.raw('coalesce(sum(prompt_tokens), 0) AS prompt'), db.raw('coalesce(sum(completion_tokens), 0) AS completion'));
+    calls += Number(row.calls);
+    prompt += Number(row.prompt);
+    completion += Number(row.completion);
+  }
+  const failed = (await db('failed_call_usage').where({ account_id: accountId }).first()) ?? { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_prompt_tokens: 0 };
+  return {
+    calls: calls + Number(failed.calls),
+    reportedPrompt: prompt + Number(failed.prompt_tokens) - Number(failed.estimated_prompt_tokens),
+    reportedCompletion: completion + Number(failed.completion_tokens),
+    estimatedPrompt: Number(failed.estimated_prompt_tokens),
+  };
+}
+
+interface ModelTokens {
+  model: string;
+  calls: number;
+  reported: { prompt: number; completion: number };
+  estimated: { prompt: number; completion: number };
+  unreportedCalls: number;
+}
+
 interface Bucket {
   start: string;
   calls: { createSnap: number; createCommsAnalysis: number };
   creditsCharged: number;
   creditsGranted: number;
+  successes: number;
+  failures: Record<string, number>;
+  tokens: ModelTokens[];
 }
 
+/** What the fake does on one step, and the kind the usage view must count the failure as (none: a 201). */
+const STEPS: { name: string; behaviour: () => Behaviour; kind?: string }[] = [
+  { name: 'success', behaviour: () => reply(UPSTREAM_PREDICTION) },
+  { name: 'HTTP 500', behaviour: () => status(500, undefined, { headers: { 'x-should-retry': 'false' } }), kind: 'upstreamOutage' },
+  { name: 'HTTP 400', behaviour: () => status(400), kind: 'upstreamRefused' },
+  { name: "a model's refusal", behaviour: () => refuse('I cannot help with that.'), kind: 'unusableAnswer' },
+  { name: 'a body that is not JSON', behaviour: () => garbage(), kind: 'unusableAnswer' },
+  { name: 'no answer within the time bound', behaviour: () => hang(), kind: 'upstreamTimeout' },
+];
+const NO_FAILURES = { total: 0, upstreamOutage: 0, upstreamTimeout: 0, upstreamRefused: 0, unusableAnswer: 0, clientLeft: 0, notStored: 0 };
+
 describe('account usage', () => {
-  test('when a seeded random run of successes and failures has run, then the usage by the hour and by the day sums to the ledger and to the 201s', async () => {
+  test('when a seeded random run of successes and failures of every kind has run, then the usage by the hour and by the day sums to the ledger, the stored rows and the answers', async () => {
     const random = seededRandom('account usage');
-    const account: TestAccount = await createAccount(server, 40);
+    const account: TestAccount = await createAccount(server, 60);
     const snapIds: number[] = [];
     const created = { snap: 0, comms: 0 };
-    const steps = random.int(8, 20);
+    const failures: Record<string, number> = { ...NO_FAILURES };
+    let timeouts = 0;
+    const steps = random.int(10, 24);
     for (let step = 0; step < steps; step += 1) {
-      const fails = random.next() < 0.4;
+      // At most two calls that wait out the time bound: the rest of the mix is quick.
+      let drawn = random.next() < 0.45 ? STEPS[0]! : STEPS[random.int(1, STEPS.length)]!;
+      if (drawn.kind === 'upstreamTimeout' && (timeouts += 1) > 2) drawn = STEPS[1]!;
       const comms = snapIds.length > 0 && random.next() < 0.5;
-      fake.script(fails ? status(500, undefined, { headers: { 'x-should-retry': 'false' } }) : reply(comms ? UPSTREAM_ANALYSIS : UPSTREAM_PREDICTION));
+      fake.script(drawn.kind === undefined && comms ? reply(UPSTREAM_ANALYSIS) : drawn.behaviour());
       const response = comms
         ? await server.post('/api/v1/snap/comms', { snapId: snapIds[random.int(0, snapIds.length)] }, { 'x-api-key': account.apiKey })
         : await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
-      const label = `SEED=${random.seed}, step ${step}: ${comms ? 'comms' : 'snap'} ${fails ? 'failing' : 'succeeding'}`;
-      expect({ label, status: response.status }).toEqual({ label, status: fails ? 500 : 201 });
-      if (response.status !== 201) continue;
+      const label = `SEED=${random.seed}, step ${step}: ${comms ? 'comms' : 'snap'} with ${drawn.name}`;
+      expect({ label, status: response.status }).toEqual({ label, status: drawn.kind ? 500 : 201 });
+      if (drawn.kind) {
+        failures[drawn.kind]! += 1;
+        failures.total! += 1;
+        continue;
+      }
       if (comms) created.comms += 1;
       else {
         created.snap += 1;
@@ -85,7 +147,8 @@ describe('account usage', () => {
     }
 
     const ledger = await ledgerCharges(account.accountId);
-    expect({ seed: random.seed, ...ledger }).toEqual({ seed: random.seed, snap: created.snap, comms: created.comms, credits: created.snap + created.comms, granted: 40 });
+    expect({ seed: random.seed, ...ledger }).toEqual({ seed: random.seed, snap: created.snap, comms: created.comms, credits: created.snap + created.comms, granted: 60 });
+    const stored = await storedTokens(account.accountId);
     for (const granularity of ['hour', 'day']) {
       const response = await usage(account.accountId, { ...aroundNow(), granularity });
       const body = await bodyOf(response);
@@ -93,12 +156,29 @@ describe('account usage', () => {
       expect(body).toMatchObject({ success: true, message: 'Usage found', statusCode: 200, error: null, data: { accountId: account.accountId, granularity, nextFrom: null } });
       const buckets: Bucket[] = body.data.buckets;
       const sum = (of: (bucket: Bucket) => number) => buckets.reduce((total, bucket) => total + of(bucket), 0);
-      expect({ seed: random.seed, granularity, snap: sum((b) => b.calls.createSnap), comms: sum((b) => b.calls.createCommsAnalysis), credits: sum((b) => b.creditsCharged), granted: sum((b) => b.creditsGranted) }).toEqual({
+      const tokens = (of: (model: ModelTokens) => number) => sum((bucket) => bucket.tokens.reduce((total, model) => total + of(model), 0));
+      const kinds = Object.fromEntries(Object.keys(NO_FAILURES).map((kind) => [kind, sum((bucket) => bucket.failures[kind] ?? 0)]));
+      expect({
         seed: random.seed,
         granularity,
-        ...ledger,
-      });
-      for (const bucket of buckets) expect(Date.parse(bucket.start) % (granularity === 'hour' ? HOUR : 24 * HOUR)).toBe(0);
+        snap: sum((b) => b.calls.createSnap),
+        comms: sum((b) => b.calls.createCommsAnalysis),
+        credits: sum((b) => b.creditsCharged),
+        granted: sum((b) => b.creditsGranted),
+        successes: sum((b) => b.successes),
+        failures: kinds,
+        tokens: {
+          calls: tokens((m) => m.calls),
+          reportedPrompt: tokens((m) => m.reported.prompt),
+          reportedCompletion: tokens((m) => m.reported.completion),
+          estimatedPrompt: tokens((m) => m.estimated.prompt),
+        },
+      }).toEqual({ seed: random.seed, granularity, ...ledger, successes: ledger.snap + ledger.comms, failures, tokens: stored });
+      expect(tokens((m) => m.estimated.completion)).toBe(0);
+      for (const bucket of buckets) {
+        expect(Date.parse(bucket.start) % (granularity === 'hour' ? HOUR : 24 * HOUR)).toBe(0);
+        expect(bucket.failures.total).toBe(Object.entries(bucket.failures).reduce((total, [kind, n]) => (kind === 'total' ? total : total + n), 0));
+      }
     }
   });
 
@@ -113,7 +193,9 @@ describe('account usage', () => {
     expect(first.buckets.map((b: Bucket) => b.start)).toEqual(['2026-01-10T00:00:00.000Z', '2026-01-10T03:00:00.000Z']);
     expect(first.nextFrom).toBe('2026-01-10T04:00:00.000Z');
     const second = (await bodyOf(await usage(account.accountId, { ...range, from: first.nextFrom }))).data;
-    expect(second.buckets).toEqual([{ start: '2026-01-10T06:00:00.000Z', calls: { createSnap: 0, createCommsAnalysis: 0 }, creditsCharged: 0, creditsGranted: 2 }]);
+    expect(second.buckets).toEqual([
+      { start: '2026-01-10T06:00:00.000Z', calls: { createSnap: 0, createCommsAnalysis: 0 }, creditsCharged: 0, creditsGranted: 2, successes: 0, failures: NO_FAILURES, tokens: [] },
+    ]);
     expect(second.nextFrom).toBeNull();
   });
 
@@ -150,5 +232,36 @@ describe('account usage', () => {
     const data = JSON.parse(stdout).data;
     expect(data).toMatchObject({ accountId: account.accountId, granularity: 'hour', nextFrom: null });
     expect(data.buckets.map((b: Bucket) => b.creditsGranted)).toEqual([5]);
+  });
+
+  test('when the database is the embedded PGlite, then a success and a failure show in the usage by the hour and by the day', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pps-usage-'));
+    // PGlite runs in the built service: it cannot load inside Jest's module sandbox.
+    const embedded = await spawnServer({ ...UPSTREAM_ENV, OPENAI_BASE_URL: fake.baseURL, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir });
+    try {
+      const created = await fetch(`${embedded.adminUrl}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'pglite usage', credits: 3 }),
+      });
+      const account = (await bodyOf(created)).data;
+      fake.script(reply(UPSTREAM_PREDICTION), status(500, undefined, { headers: { 'x-should-retry': 'false' } }));
+      const post = () => fetch(`${embedded.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey }, body: JSON.stringify(PERSON) });
+      expect([(await post()).status, (await post()).status]).toEqual([201, 500]);
+      for (const granularity of ['hour', 'day']) {
+        const response = await usage(account.accountId, { ...aroundNow(), granularity }, embedded.adminUrl);
+        expect(response.status).toBe(200);
+        const [bucket, ...others] = (await bodyOf(response)).data.buckets as Bucket[];
+        expect(others).toEqual([]);
+        expect(bucket).toMatchObject({ calls: { createSnap: 1, createCommsAnalysis: 0 }, creditsCharged: 1, creditsGranted: 3, successes: 1, failures: { ...NO_FAILURES, total: 1, upstreamOutage: 1 } });
+        expect(bucket!.tokens).toHaveLength(1);
+        expect(bucket!.tokens[0]).toMatchObject({ calls: 2, reported: { prompt: UPSTREAM_USAGE.prompt_tokens, completion: UPSTREAM_USAGE.completion_tokens }, unreportedCalls: 0 });
+        expect(bucket!.tokens[0]!.estimated.prompt).toBeGreaterThan(0);
+      }
+    } finally {
+      embedded.child.kill('SIGTERM');
+      await embedded.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
