@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyOf } from '../support/json';
 import { createAccount, PERSON, type TestAccount } from '../support/factories';
+import { startCappingProxy } from '../support/capping-proxy';
 import { localCpuSettings, startLlamaServer, type LlamaServer } from '../support/llama-server';
 import { sampleValue } from '../support/prometheus';
 import { responseSchemaErrors } from '../support/response-schema';
@@ -120,7 +121,9 @@ describe('the real model behind the API', () => {
   });
 
   test('when the token bound is too small for any answer, then the snap is 500, uncharged, and the tokens it cost are counted as failed', async () => {
-    const tight = await startTestServer(localCpuSettings(llama, 16, CALL_MS));
+    // Start-up refuses a bound this small: a proxy lowers each request's bound to 16 on its way to llama.cpp.
+    const capping = await startCappingProxy(llama.baseURL, 16);
+    const tight = await startTestServer(localCpuSettings(llama, 400, CALL_MS, capping.baseURL));
     try {
       const account = await createAccount(tight, 1);
       const before = await metricsOf(tight);
@@ -134,6 +137,7 @@ describe('the real model behind the API', () => {
       expect(countedTokens(await metricsOf(tight), 'predictSnap') - countedTokens(before, 'predictSnap')).toBe(allTokens(view));
     } finally {
       await tight.close();
+      await capping.close();
     }
   });
 

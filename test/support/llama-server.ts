@@ -82,16 +82,21 @@ export async function startLlamaServer(): Promise<LlamaServer> {
   };
 }
 
-/** The documented settings for a local CPU server (docs/local-llm.md), each call bounded by `callMs`. */
-export function localCpuSettings(llama: LlamaServer, maxOutputTokens: number, callMs: number): Record<string, string> {
+/**
+ * The documented settings for a local CPU server (docs/local-llm.md), each call bounded by
+ * `callMs`: a snap bound of `snapOutputTokens` (start-up refuses one below the longest snap
+ * the length bounds allow, 346) and the documented comms bound (3,000).
+ */
+export function localCpuSettings(llama: LlamaServer, snapOutputTokens: number, callMs: number, baseURL = llama.baseURL): Record<string, string> {
   return {
     OPENAI_API_KEY: 'local',
-    OPENAI_BASE_URL: llama.baseURL,
+    OPENAI_BASE_URL: baseURL,
     OPENAI_MODEL: llama.model,
     OPENAI_TIMEOUT_SECONDS: String(callMs / 1000),
     OPENAI_ATTEMPT_TIMEOUT_SECONDS: String(callMs / 1000),
     OPENAI_MAX_RETRIES: '0',
-    OPENAI_MAX_OUTPUT_TOKENS: String(maxOutputTokens),
+    OPENAI_MAX_OUTPUT_TOKENS_SNAP: String(snapOutputTokens),
+    OPENAI_MAX_OUTPUT_TOKENS_COMMS: '3000',
     OPENAI_SCHEMA_LENGTH_BOUNDS: 'true',
     LOG_LEVEL: 'info',
   };
