@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sampleValue } from './prometheus';
 import { freePort } from './spawned-server';
 import { until } from './until';
 
@@ -22,6 +23,16 @@ export interface LlamaSlot {
   next_token?: { n_decoded: number }[];
 }
 
+/**
+ * llama.cpp's own token counters since it started (its `/metrics`, `--metrics`): the
+ * prompt tokens it read (those it evaluated plus those it took from its prompt cache) and
+ * the tokens it generated, a cancelled task's included.
+ */
+export interface LlamaCounters {
+  promptTokens: number;
+  predictedTokens: number;
+}
+
 export interface LlamaServer {
   /** The OpenAI-compatible base URL (`…/v1`). */
   baseURL: string;
@@ -30,6 +41,7 @@ export interface LlamaServer {
   /** Everything the server printed since it was first started. */
   output(): string;
   slots(): Promise<LlamaSlot[]>;
+  counters(): Promise<LlamaCounters>;
   /** Kills it (SIGKILL) and waits for the process to end. */
   kill(): Promise<void>;
   /** Starts it again on the same port and waits until it answers. */
@@ -76,6 +88,13 @@ export async function startLlamaServer(): Promise<LlamaServer> {
     },
     output: () => text,
     slots: async () => (await (await fetch(`${url}/slots`)).json()) as LlamaSlot[],
+    counters: async () => {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      return {
+        promptTokens: sampleValue(metrics, 'llamacpp:prompt_tokens_total') + sampleValue(metrics, 'llamacpp:prompt_tokens_cached_total'),
+        predictedTokens: sampleValue(metrics, 'llamacpp:tokens_predicted_total'),
+      };
+    },
     kill,
     restart: start,
     stop: kill,
