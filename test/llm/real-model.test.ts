@@ -144,6 +144,7 @@ describe('the real model behind the API', () => {
   test('when the client gives up mid-call, then llama.cpp cancels the task, nothing is charged and the request is logged and counted as 499', async () => {
     const account = await createAccount(server, 1);
     const client = new AbortController();
+    const countedBefore = await llama.counters();
     const call = fetch(`${server.url}/api/v1/snap`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey },
@@ -151,7 +152,6 @@ describe('the real model behind the API', () => {
       signal: client.signal,
     }).catch((error: unknown) => error);
     const cancelsBefore = llama.output().split('cancel task').length;
-    const countedBefore = await llama.counters();
     await waitForGeneration();
     client.abort();
     await call;
