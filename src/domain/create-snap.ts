@@ -13,6 +13,7 @@ import { paidCall, type PaidCallDeps, type RequestContext } from './paid-call';
 import type { Caller, SnapPrediction, SnapRepository, SnapSubject } from './ports';
 import { namedPrediction, withoutName } from './subject-name';
 import { heldToTaxonomy } from './taxonomy';
+import { assertWithinTokens, SNAP_TEXT_TOKENS } from './text-tokens';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps extends PaidCallDeps {
@@ -28,7 +29,9 @@ export type SnapResult = {
   };
 };
 
-export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  // Before anything is held: the texts the model is sent fit its token budget (text-tokens.ts).
+  assertWithinTokens([subject.notes, subject.ageRange, subject.jobType], SNAP_TEXT_TOKENS, 'notes, ageRange and jobType');
   return paidCall(deps, {
     operation: 'createSnap',
     caller,
@@ -40,7 +43,7 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
     predict: (predictor, person, predictContext) => predictor.predictSnap(withoutName(person), predictContext),
     judge: ({ result, provenance }) => {
       const { prediction } = heldToTaxonomy(namedPrediction(result, subject.name));
-      return { prediction, provenance, snapResponse: responseOf(subject, prediction) };
+      return { prediction, provenance, snapResponse: sellableResponse(subject, prediction) };
     },
     store: async (hold, { prediction, provenance, snapResponse }, claim) => {
       const stored = await deps.snaps.storeCharged({ hold, subject, prediction, provenance, claim });
@@ -50,8 +53,8 @@ export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSu
   });
 }
 
-/** The prediction as the contract shows it; a Visionary secondary profile is refused. */
-function responseOf(subject: Pick<SnapSubject, 'name'>, prediction: SnapPrediction): SnapResult['snapResponse'] {
+/** The prediction as the contract shows it, if it may be sold: a Visionary secondary profile is refused (the call fails uncharged, openapi/openapi.yaml). */
+function sellableResponse(subject: Pick<SnapSubject, 'name'>, prediction: SnapPrediction): SnapResult['snapResponse'] {
   const { secondary_profile, secondary_code } = prediction;
   if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
@@ -63,5 +66,5 @@ function responseOf(subject: Pick<SnapSubject, 'name'>, prediction: SnapPredicti
 async function storedSnapResult(snaps: SnapRepository, caller: Caller, snapId: number): Promise<SnapResult> {
   const snap = await snaps.findOwned(caller.accountId, snapId);
   if (!snap) throw new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: new Error(`replayed snap ${snapId} is missing`) });
-  return { snapId, snapResponse: responseOf(snap.subject, snap.prediction) };
+  return { snapId, snapResponse: sellableResponse(snap.subject, snap.prediction) };
 }

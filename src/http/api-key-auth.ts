@@ -1,4 +1,4 @@
-/** Step 3 of the request path: `x-api-key` → the caller, or the bare 401 (openapi/openapi.yaml, `Unauthorized`). */
+/** Step 7 of the request path (docs/architecture.md): `x-api-key` → the caller, or the bare 401 (openapi/openapi.yaml, `Unauthorized`). */
 import type { RequestHandler } from 'express';
 import { authenticate } from '../domain/authenticate';
 import type { CallerRepository } from '../domain/ports';

@@ -1,8 +1,7 @@
 /**
- * The public API app. Every /api/v1 request goes through the request path of docs/architecture.md, in
- * order: Server-Timing, request id and access log, rate limit per IP, admission (requests in
- * flight), API key, rate limit per account, JSON body, spec validation, the handler bound by operationId; any
- * error goes to the one error mapper.
+ * The public API app: the request path of docs/architecture.md ("The request path", whose
+ * numbered steps the middleware's comments cite), composed in its order; any error goes to
+ * the one error mapper.
  */
 import express, { type Express } from 'express';
 import { SHED_RETRY_AFTER_SECONDS } from '../config/admission';

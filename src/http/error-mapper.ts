@@ -10,10 +10,9 @@ import { AppError, type ErrorKind } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
 import { PredictorError } from '../domain/predictor-error';
 import { bareErrorBody, failureEnvelope } from './envelope';
+import { JSON_BODY_LIMIT_BYTES } from './json-body';
 import { requestSummary } from './request-log';
 import { validationMessage, type ValidatorErrorItem } from './openapi/validation-messages';
-
-export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
 
 const STATUS_OF: Record<ErrorKind, number> = {
   invalid_request: 400,

@@ -1,5 +1,5 @@
 /**
- * Step 4 of the request path: a request with a body must send it as JSON
+ * Step 9 of the request path (docs/architecture.md): a request with a body must send it as JSON
  * (otherwise 415), of at most 32 KiB (otherwise 413), and valid (otherwise 400): UTF-8
  * (body-parser would decode invalid bytes to U+FFFD and store an altered text), nested
  * at most 16 deep, and with no unpaired surrogate escape.
@@ -8,8 +8,10 @@ import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
-import { JSON_BODY_LIMIT_BYTES } from './error-mapper';
 import { assertJsonDepth } from './json-depth';
+
+/** The largest body accepted (413 beyond it; the error mapper names it too). */
+export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
 
 /** Our bodies are flat objects; anything deeper than this is refused before parsing. */
 const JSON_MAX_DEPTH = 16;

@@ -2,10 +2,10 @@
  * The request path's two rate limits (openapi/openapi.yaml, "Rate limit"), each a fixed
  * window counted by express-rate-limit in its store (Redis while available, else this
  * process: src/data/rate-limit/rate-limit-store.ts):
- * - step 2, per client IP, before the API key: sets X-RateLimit-Limit, -Remaining and
+ * - step 5 of the request path (docs/architecture.md), per client IP, before the API key: sets X-RateLimit-Limit, -Remaining and
  *   -Reset (whole seconds until the window resets) on every response, and Retry-After on
  *   its 429;
- * - step 3b, per account, once the key is accepted: the account's own limit or the
+ * - step 8, per account, once the key is accepted: the account's own limit or the
  *   default; its 429 carries Retry-After for the account's window, and the X-RateLimit-*
  *   headers stay the per-IP limit's.
  * Both describe themselves in the IETF draft headers RateLimit-Policy and RateLimit

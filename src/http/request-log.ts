@@ -1,5 +1,5 @@
 /**
- * Step 1 of the request path: a request id (echoed from `X-Request-Id` when it is
+ * Step 2 of the request path (docs/architecture.md): a request id (echoed from `X-Request-Id` when it is
  * sane, generated otherwise) and an access log line per response; a request whose client
  * left before the response is logged with 499 (response-status.ts).
  *

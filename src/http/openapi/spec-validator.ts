@@ -1,5 +1,5 @@
 /**
- * Step 5 of the request path: express-openapi-validator, the only validator, checks
+ * Step 10 of the request path (docs/architecture.md): express-openapi-validator, the only validator, checks
  * every request against the spec (and, outside production, every response, so no
  * response drifts from the spec unnoticed). Its errors go to the error mapper.
  *

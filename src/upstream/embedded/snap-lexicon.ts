@@ -12,8 +12,10 @@
  * Terms are chosen so that no two profiles share a term, and so that everyday words
  * ("team", "work", "manager", "new") signal nothing on their own. Stems avoid common
  * false friends: `plann*` rather than `plan*` (planet), `carer*` rather than `care*`
- * (career). The matcher is a bag of words: it does not understand negation, so
- * "not detail-oriented" still counts as "detail".
+ * (career). The matcher is a bag of words; a term right after a negation ("not
+ * detail-oriented") is not found (`snap-words.ts`). The WordNet synonyms of these terms
+ * (`snap-synonyms.json`) are generated from this list: run `make lexicon-synonyms` after
+ * changing it.
  *
  * Texts: `summary` and `secondarySummary` take the person's name and start with it, so
  * that a placeholder such as "This person" still reads well. Visionary is never
@@ -34,7 +36,7 @@ export interface ProfileLexicon {
 }
 
 /** Changes whenever terms or texts change, so stored predictions can say which produced them. */
-export const SNAP_LEXICON_VERSION = 'snap-lexicon-2';
+export const SNAP_LEXICON_VERSION = 'snap-lexicon-3';
 
 export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   Trailblazer: {

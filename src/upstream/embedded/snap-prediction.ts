@@ -7,10 +7,14 @@
  * Scoring
  * - Notes and job title are split into words (`snap-words.ts`); the age range is not
  *   evidence.
- * - Each lexicon term found scores once per source however often it repeats: 1 in the
- *   notes, 2 in the job title. Repeating a word does not buy a profile.
+ * - Each lexicon term found scores 1 once per source however often it repeats, in the
+ *   notes or the job title alike (a job title says what someone does, not how; the
+ *   evaluation set's people are often not their job's obvious profile). Repeating a
+ *   word does not buy a profile.
+ * - A WordNet synonym of a term (`snap-synonyms.ts`), a word no term matched, scores
+ *   0.5: notes in other words than the lexicon's still count, as weaker evidence.
  * - Profiles rank by score. Equal scores rank by the evidence alone: the profile with
- *   more job-title terms first, then the one whose first term comes earlier in the
+ *   more job-title hits first, then the one whose first hit comes earlier in the
  *   notes, then taxonomy order. No name, no hash, no randomness, no clock.
  * - Primary: the top profile. Secondary: the best-ranked other profile with evidence
  *   that is not Visionary (Visionary may be primary, never secondary); when no other
@@ -18,16 +22,17 @@
  *   Challenger, Visionary | Catalyst, Connector, Ambassador | Nurturer, Peacemaker,
  *   Steward | Systematizer, Precisionist, Investigator), as a tentative secondary.
  *
- * No evidence, no profile: when no lexicon term matched, or the notes are written in a
- * language the lexicon does not read (`notes-language.ts`), every profile field is null
- * and the confidence is Low; the reasoning says why.
+ * No evidence, no profile: when no lexicon term or synonym matched, or the notes are
+ * written in a language the lexicon does not read (`notes-language.ts`), every profile
+ * field is null and the confidence is Low; the reasoning says why.
  *
  * Confidence, from the primary's lead over the next profile (any profile, Visionary
- * included), set on the development half of the evaluation set (`make eval`), where
- * accuracy rose with the lead: a tie 59%, a lead of 1 or 2 86%, of 3 or more 93%:
- * - High:   lead >= 3
+ * included), set on the development half of the evaluation set (`make eval`,
+ * docs/evaluation.md), where top-1 accuracy rose with the lead: level or 0.5 ahead 72%,
+ * 1 to 2.5 ahead 91%, 3 or more ahead 100%:
+ * - High:   score >= 3 and lead >= 3
  * - Medium: lead >= 1
- * - Low:    a tie at the top
+ * - Low:    a tie at the top, or half a point ahead
  *
  * The reasoning quotes only words that matched a lexicon term, never other note text.
  */
@@ -43,10 +48,13 @@ import { SUBJECT_REFERENCE } from '../../domain/subject-name';
 import { unsupportedLanguageOf } from './notes-language';
 import { abstentionReasoning, buildReasoning, type RankedProfile } from './snap-reasoning';
 import { SNAP_LEXICON } from './snap-lexicon';
+import { synonymHits } from './snap-synonyms';
 import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
 export const NOTES_TERM_WEIGHT = 1;
-export const JOB_TYPE_TERM_WEIGHT = 2;
+export const JOB_TYPE_TERM_WEIGHT = 1;
+/** A WordNet synonym of a term (`snap-synonyms.ts`) is weaker evidence than the term. */
+export const SYNONYM_WEIGHT = 0.5;
 
 export const CONFIDENCE_THRESHOLDS = {
   High: { minScore: 3, minLead: 3 },
@@ -65,7 +73,7 @@ export function predictSnapEmbedded(subject: AnonymousSubject): SnapPrediction {
   const language = unsupportedLanguageOf(subject.notes);
   if (language !== undefined) return abstention(abstentionReasoning({ language }));
 
-  const ranking = rankProfiles(new WordIndex(toWords(subject.notes)), new WordIndex(toWords(subject.jobType ?? '')));
+  const ranking = rankProfiles(toWords(subject.notes), toWords(subject.jobType ?? ''));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
   if (primary.score === 0) return abstention(abstentionReasoning({}));
@@ -130,13 +138,24 @@ interface Scored extends RankedProfile {
 }
 
 /** Every profile, best first; equal scores are ordered by the evidence, then by the taxonomy. */
-function rankProfiles(notes: WordIndex, jobType: WordIndex): RankedProfile[] {
-  const scored: Scored[] = PROFILE_TERMS.map(({ name, terms }, taxonomyIndex) => {
-    const inNotes = hitsOf(notes, terms);
-    const inJobType = hitsOf(jobType, terms);
+function rankProfiles(notesWords: readonly string[], jobTypeWords: readonly string[]): RankedProfile[] {
+  const notes = new WordIndex(notesWords);
+  const jobType = new WordIndex(jobTypeWords);
+  const termHits = PROFILE_TERMS.map(({ terms }) => ({ inNotes: hitsOf(notes, terms), inJobType: hitsOf(jobType, terms) }));
+  const notesSynonyms = synonymHits(notesWords, coveredBy(termHits.flatMap((hits) => hits.inNotes)));
+  const jobTypeSynonyms = synonymHits(jobTypeWords, coveredBy(termHits.flatMap((hits) => hits.inJobType)));
+  const scored: Scored[] = PROFILE_TERMS.map(({ name }, taxonomyIndex) => {
+    const { inNotes: notesTerms, inJobType: jobTypeTerms } = termHits[taxonomyIndex] ?? { inNotes: [], inJobType: [] };
+    const notesSynonymHits = notesSynonyms.get(name) ?? [];
+    const jobTypeSynonymHits = jobTypeSynonyms.get(name) ?? [];
+    const inNotes = [...notesTerms, ...notesSynonymHits];
+    const inJobType = [...jobTypeTerms, ...jobTypeSynonymHits];
     return {
       name,
-      score: inNotes.length * NOTES_TERM_WEIGHT + inJobType.length * JOB_TYPE_TERM_WEIGHT,
+      score:
+        notesTerms.length * NOTES_TERM_WEIGHT +
+        jobTypeTerms.length * JOB_TYPE_TERM_WEIGHT +
+        SYNONYM_WEIGHT * (notesSynonymHits.length * NOTES_TERM_WEIGHT + jobTypeSynonymHits.length * JOB_TYPE_TERM_WEIGHT),
       notesWords: distinctInTextOrder(inNotes),
       jobTypeWords: distinctInTextOrder(inJobType),
       jobTypeHits: inJobType.length,
@@ -147,6 +166,13 @@ function rankProfiles(notes: WordIndex, jobType: WordIndex): RankedProfile[] {
   return scored
     .sort((a, b) => b.score - a.score || b.jobTypeHits - a.jobTypeHits || a.firstInNotes - b.firstInNotes || a.taxonomyIndex - b.taxonomyIndex)
     .map(({ name, score, notesWords, jobTypeWords }) => ({ name, score, notesWords, jobTypeWords }));
+}
+
+/** The word positions the term hits cover: a synonym there would count the same words twice. */
+function coveredBy(hits: readonly TermHit[]): Set<number> {
+  const covered = new Set<number>();
+  for (const hit of hits) for (let at = hit.at; at < hit.at + hit.text.split(' ').length; at += 1) covered.add(at);
+  return covered;
 }
 
 /** The terms found in a text, in lexicon order. */

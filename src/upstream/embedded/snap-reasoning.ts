@@ -106,7 +106,7 @@ function confidenceSentence({ ranking, primary, confidence }: ReasoningInput): s
   const position = lead === 0 ? 'level with' : `${lead} ahead of`;
   return (
     `Confidence is ${confidence}: an evidence score of ${primary.score} ` +
-    `(job-title terms count double), ${position} the next profile.`
+    `(a lexicon term counts 1, a WordNet synonym of one 0.5), ${position} the next profile.`
   );
 }
 

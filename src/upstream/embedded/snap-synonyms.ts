@@ -1,0 +1,45 @@
+/**
+ * The WordNet synonyms of the lexicon's terms (`snap-synonyms.json`, written by
+ * `scripts/lexicon/expand-synonyms.ts`; docs/evaluation.md says how and why): weaker
+ * evidence than a lexicon term, so that notes that say the same thing in other words
+ * still count. Words are compared by their Porter2 stem ("arbitrated", "arbitrates" →
+ * "arbitr"), with the stemmer of the `wink-porter2-stemmer` package.
+ */
+import stem from 'wink-porter2-stemmer';
+import type { ProfileName } from '../../domain/profiles';
+import { NEGATIONS } from './snap-words';
+import generated from './snap-synonyms.json';
+
+/** A synonym found in a text: where, and the word as written. */
+export interface SynonymHit {
+  at: number;
+  text: string;
+}
+
+/** Each synonym's stem and the one profile it is evidence of. */
+const PROFILE_OF_STEM: ReadonlyMap<string, ProfileName> = new Map(
+  Object.entries(generated.synonyms as Record<ProfileName, string[]>).flatMap(([profile, words]) =>
+    words.map((word) => [stem(word), profile as ProfileName] as const),
+  ),
+);
+
+/**
+ * The synonyms in a text's words, by profile: each distinct stem once, at its first
+ * place, not right after a negation; words a lexicon term already matched are skipped
+ * by the caller's `taken` set.
+ */
+export function synonymHits(words: readonly string[], taken: ReadonlySet<number>): Map<ProfileName, SynonymHit[]> {
+  const hits = new Map<ProfileName, SynonymHit[]>();
+  const seen = new Set<string>();
+  words.forEach((word, at) => {
+    if (taken.has(at) || NEGATIONS.has(words[at - 1] ?? '')) return;
+    const wordStem = stem(word);
+    const profile = PROFILE_OF_STEM.get(wordStem);
+    if (profile === undefined || seen.has(wordStem)) return;
+    seen.add(wordStem);
+    const list = hits.get(profile) ?? [];
+    list.push({ at, text: word });
+    hits.set(profile, list);
+  });
+  return hits;
+}
