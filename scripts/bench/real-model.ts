@@ -70,7 +70,8 @@ export async function measureRealModel(
         OPENAI_TIMEOUT_SECONDS: '300',
         OPENAI_ATTEMPT_TIMEOUT_SECONDS: '300',
         OPENAI_MAX_RETRIES: '0',
-        OPENAI_MAX_OUTPUT_TOKENS: '400',
+        OPENAI_MAX_OUTPUT_TOKENS_SNAP: '400',
+        OPENAI_MAX_OUTPUT_TOKENS_COMMS: '3000',
         OPENAI_SCHEMA_LENGTH_BOUNDS: 'true',
       },
     });

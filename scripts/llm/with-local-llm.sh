@@ -38,9 +38,12 @@ export OPENAI_BASE_URL="http://127.0.0.1:$llm_port/v1"
 export OPENAI_MODEL="$model"
 # A CPU answers in tens of seconds to minutes: one long attempt, no retry, length bounds
 # in the schema so that a looping model is stopped early (docs/local-llm.md).
-export OPENAI_TIMEOUT_SECONDS="${OPENAI_TIMEOUT_SECONDS:-300}"
-export OPENAI_ATTEMPT_TIMEOUT_SECONDS="${OPENAI_ATTEMPT_TIMEOUT_SECONDS:-300}"
+# Per route: a comms answer the length bounds allow is ~11,800 characters, a snap's ~1,400
+# (start-up refuses a bound below either at 4 characters a token).
+export OPENAI_TIMEOUT_SECONDS="${OPENAI_TIMEOUT_SECONDS:-600}"
+export OPENAI_ATTEMPT_TIMEOUT_SECONDS="${OPENAI_ATTEMPT_TIMEOUT_SECONDS:-600}"
 export OPENAI_MAX_RETRIES="${OPENAI_MAX_RETRIES:-0}"
-export OPENAI_MAX_OUTPUT_TOKENS="${OPENAI_MAX_OUTPUT_TOKENS:-600}"
+export OPENAI_MAX_OUTPUT_TOKENS_SNAP="${OPENAI_MAX_OUTPUT_TOKENS_SNAP:-${OPENAI_MAX_OUTPUT_TOKENS:-600}}"
+export OPENAI_MAX_OUTPUT_TOKENS_COMMS="${OPENAI_MAX_OUTPUT_TOKENS_COMMS:-${OPENAI_MAX_OUTPUT_TOKENS:-3000}}"
 export OPENAI_SCHEMA_LENGTH_BOUNDS="${OPENAI_SCHEMA_LENGTH_BOUNDS:-true}"
 "$@"

@@ -4,13 +4,13 @@
  */
 import { ConfigError, loadConfig } from '../config/config';
 import { createLogger } from '../support/logger';
-import { startTracing } from './tracing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   // Before the server's modules load: the instrumentations must see express and pg required.
-  const tracing = config.tracing && startTracing(config.tracing);
+  // The OpenTelemetry SDK is loaded only when tracing is on: it is most of the start-up's module loading.
+  const tracing = config.tracing && (await import('./tracing')).startTracing(config.tracing);
   const [{ demoInstructions, ensureDemoAccount }, { startServer }] = await Promise.all([import('./demo-account'), import('./server')]);
   const server = await startServer(config, logger);
   logger.info(

@@ -17,6 +17,7 @@ import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
 import { isDatabaseUnavailable } from '../data/unavailable';
+import { assertOutputBoundsFit } from '../upstream/openai/output-bound-fit';
 import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
 import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
 import { createSharedRedis } from '../data/redis/shared-redis';
@@ -61,6 +62,8 @@ export interface Services {
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
+  // Before anything connects: each route's output bound fits the answers its schema allows.
+  if (config.openai) assertOutputBoundsFit(config.openai.maxOutputTokens, config.openai.reasoningEffort !== undefined && config.openai.reasoningEffort !== 'none');
   const db = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

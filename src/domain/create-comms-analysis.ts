@@ -6,6 +6,7 @@
  * (subject-name.ts), hold the answer to sense (comms-sense.ts), and store the analysis
  * while turning the hold into the charge in one statement.
  */
+import { assertWithinTokens, COMMS_TEXT_TOKENS } from './text-tokens';
 import { AppError } from './app-error';
 import { chargedId } from './credits';
 import type { Idempotent } from './idempotency';
@@ -33,8 +34,10 @@ export type CommsResult = {
   commsResponse: CommsAnalysis;
 };
 
-export function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
+export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller, input: CommsInput, context: RequestContext): Promise<Idempotent<CommsResult>> {
   const { snapId, channel, goal, draft } = input;
+  // Before anything is held: the texts the model is sent fit its token budget (text-tokens.ts).
+  assertWithinTokens([goal, draft], COMMS_TEXT_TOKENS, 'goal and draft');
   return paidCall(deps, {
     operation: 'createCommsAnalysis',
     caller,

@@ -13,6 +13,7 @@ import { paidCall, type PaidCallDeps, type RequestContext } from './paid-call';
 import type { Caller, SnapPrediction, SnapRepository, SnapSubject } from './ports';
 import { namedPrediction, withoutName } from './subject-name';
 import { heldToTaxonomy } from './taxonomy';
+import { assertWithinTokens, SNAP_TEXT_TOKENS } from './text-tokens';
 import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps extends PaidCallDeps {
@@ -28,7 +29,9 @@ export type SnapResult = {
   };
 };
 
-export function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  // Before anything is held: the texts the model is sent fit its token budget (text-tokens.ts).
+  assertWithinTokens([subject.notes, subject.ageRange, subject.jobType], SNAP_TEXT_TOKENS, 'notes, ageRange and jobType');
   return paidCall(deps, {
     operation: 'createSnap',
     caller,

@@ -29,6 +29,7 @@ export const MESSAGES = {
   usageRangeEmpty: 'to must be after from',
   usageRangeTooWide: (granularity: string, days: number) => `A range by the ${granularity} covers at most ${days} days`,
   balanceTooLarge: (maxBalance: number) => `amount would take the balance above ${maxBalance} credits`,
+  tooManyTokens: (names: string, tokens: number, budget: number) => `${names} are too long for the model together: an estimated ${tokens} tokens, at most ${budget} (a Chinese, Japanese or Korean character counts as 3)`,
   nestedTooDeeply: (maxDepth: number) => `Request body must not be nested deeper than ${maxDepth} levels`,
   payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,
   routeNotFound: (method: string, path: string) => `Cannot ${method} ${path}`,

@@ -133,6 +133,11 @@ describe('createCommsAnalysis', () => {
     ['goal is too long', { snapId: 1, goal: 'g'.repeat(501) }, 'goal must be shorter than or equal to 500 characters'],
     ['draft is too long', { snapId: 1, draft: 'd'.repeat(5001) }, 'draft must be shorter than or equal to 5000 characters'],
     ['a property is unknown', { snapId: 1, tone: 'warm' }, 'property tone should not exist'],
+    [
+      'a draft of 800 Japanese characters (within 5,000 characters, past the token budget: openapi/openapi.yaml, CommsRequest)',
+      { snapId: 1, draft: 'あ'.repeat(800) },
+      'goal and draft are too long for the model together: an estimated 2400 tokens, at most 1375 (a Chinese, Japanese or Korean character counts as 3)',
+    ],
   ])('when %s, then it answers 400 with the validation text and charges nothing', async (_name, body, message) => {
     const account = await createAccount(server, 1);
     await expectFailure(await postComms(account, body), 400, message);

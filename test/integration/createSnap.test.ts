@@ -134,11 +134,21 @@ describe('createSnap', () => {
       ['an unknown property', { ...PERSON, foo: 1 }, 'property foo should not exist'],
       ['two problems', { name: 1, notes: '' }, 'name must be a string, notes should not be empty'],
       ['the body is an array', [PERSON], 'request body must be an object'],
+      [
+        'notes of 1,000 Chinese characters (within 5,000 characters, past the token budget: openapi/openapi.yaml, SnapRequest)',
+        { name: PERSON.name, notes: '审'.repeat(1000) },
+        'notes, ageRange and jobType are too long for the model together: an estimated 3000 tokens, at most 1288 (a Chinese, Japanese or Korean character counts as 3)',
+      ],
     ])('%s', async (_name, body, message) => {
       const account = await createAccount(server, 2);
       await expectFailure(await postSnap(account, body), 400, message);
       expect(await balanceOf(server, account.accountId)).toBe(2);
       expect(await snapCountOf(server, account.accountId)).toBe(0);
+    });
+
+    test('notes of 429 Chinese characters (1,287 estimated tokens, within the budget) are accepted', async () => {
+      const account = await createAccount(server, 1);
+      expect((await postSnap(account, { name: PERSON.name, notes: '审'.repeat(429) })).status).toBe(201);
     });
 
     test('name at exactly 200 characters is accepted', async () => {

@@ -64,11 +64,19 @@ describe('upstream requests', () => {
     expect(fake.requests[1]?.body).toMatchObject({ max_completion_tokens: 4000 });
   });
 
+  test('when one bound for both routes is too small for the longest comms answer the schema allows, then the service refuses to start, naming the variable, before it calls anyone', async () => {
+    const requestsBefore = fake.requests.length;
+    await expect(startTestServer({ OPENAI_API_KEY: 'sk-economy-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_OUTPUT_TOKENS: '600' })).rejects.toThrow(
+      /^Invalid configuration: OPENAI_MAX_OUTPUT_TOKENS_COMMS \(or OPENAI_MAX_OUTPUT_TOKENS\) must be at least \d+ \(got 600\)/,
+    );
+    expect(fake.requests.length).toBe(requestsBefore);
+  });
+
   test('when the bound is named max_tokens, the temperature is empty and a reasoning effort is set, then the request says exactly that', async () => {
     const other = await startTestServer({
       OPENAI_API_KEY: 'sk-economy-0123456789',
       OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_MAX_OUTPUT_TOKENS: '700',
+      OPENAI_MAX_OUTPUT_TOKENS_SNAP: '700',
       OPENAI_MAX_TOKENS_PARAMETER: 'max_tokens',
       OPENAI_TEMPERATURE: '',
       OPENAI_REASONING_EFFORT: 'low',

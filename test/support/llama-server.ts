@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sampleValue } from './prometheus';
 import { freePort } from './spawned-server';
 import { until } from './until';
 
@@ -22,6 +23,16 @@ export interface LlamaSlot {
   next_token?: { n_decoded: number }[];
 }
 
+/**
+ * llama.cpp's own token counters since it started (its `/metrics`, `--metrics`): the
+ * prompt tokens it read (those it evaluated plus those it took from its prompt cache) and
+ * the tokens it generated, a cancelled task's included.
+ */
+export interface LlamaCounters {
+  promptTokens: number;
+  predictedTokens: number;
+}
+
 export interface LlamaServer {
   /** The OpenAI-compatible base URL (`…/v1`). */
   baseURL: string;
@@ -30,6 +41,7 @@ export interface LlamaServer {
   /** Everything the server printed since it was first started. */
   output(): string;
   slots(): Promise<LlamaSlot[]>;
+  counters(): Promise<LlamaCounters>;
   /** Kills it (SIGKILL) and waits for the process to end. */
   kill(): Promise<void>;
   /** Starts it again on the same port and waits until it answers. */
@@ -76,22 +88,34 @@ export async function startLlamaServer(): Promise<LlamaServer> {
     },
     output: () => text,
     slots: async () => (await (await fetch(`${url}/slots`)).json()) as LlamaSlot[],
+    counters: async () => {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      return {
+        promptTokens: sampleValue(metrics, 'llamacpp:prompt_tokens_total') + sampleValue(metrics, 'llamacpp:prompt_tokens_cached_total'),
+        predictedTokens: sampleValue(metrics, 'llamacpp:tokens_predicted_total'),
+      };
+    },
     kill,
     restart: start,
     stop: kill,
   };
 }
 
-/** The documented settings for a local CPU server (docs/local-llm.md), each call bounded by `callMs`. */
-export function localCpuSettings(llama: LlamaServer, maxOutputTokens: number, callMs: number): Record<string, string> {
+/**
+ * The documented settings for a local CPU server (docs/local-llm.md), each call bounded by
+ * `callMs`: a snap bound of `snapOutputTokens` (start-up refuses one below the longest snap
+ * the length bounds allow, 346) and the documented comms bound (3,000).
+ */
+export function localCpuSettings(llama: LlamaServer, snapOutputTokens: number, callMs: number, baseURL = llama.baseURL): Record<string, string> {
   return {
     OPENAI_API_KEY: 'local',
-    OPENAI_BASE_URL: llama.baseURL,
+    OPENAI_BASE_URL: baseURL,
     OPENAI_MODEL: llama.model,
     OPENAI_TIMEOUT_SECONDS: String(callMs / 1000),
     OPENAI_ATTEMPT_TIMEOUT_SECONDS: String(callMs / 1000),
     OPENAI_MAX_RETRIES: '0',
-    OPENAI_MAX_OUTPUT_TOKENS: String(maxOutputTokens),
+    OPENAI_MAX_OUTPUT_TOKENS_SNAP: String(snapOutputTokens),
+    OPENAI_MAX_OUTPUT_TOKENS_COMMS: '3000',
     OPENAI_SCHEMA_LENGTH_BOUNDS: 'true',
     LOG_LEVEL: 'info',
   };
