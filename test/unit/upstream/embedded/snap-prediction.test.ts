@@ -193,6 +193,22 @@ describe('predictSnapEmbedded', () => {
   });
 
   describe('little or no evidence', () => {
+    it('when the notes hold only WordNet synonyms of lexicon terms, then they are evidence at half weight and quoted', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Unafraid and unaccompanied.' }));
+
+      expect(prediction.profile).toBe('Trailblazer');
+      expect(prediction.confidence).toBe('Medium');
+      expect(prediction.reasoning).toContain('"unafraid" and "unaccompanied"');
+      expect(prediction.reasoning).toContain('an evidence score of 1 ');
+    });
+
+    it('when the only synonym follows a negation, then it is no evidence and no profile is given', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Never unafraid.' }));
+
+      expect(prediction.profile).toBeNull();
+      expect(prediction.confidence).toBe('Low');
+    });
+
     it.each<[string, { given: AnonymousSubject }]>([
       ['when the notes are "n/a"', { given: subject({ notes: 'n/a' }) }],
       ['when the notes are blank', { given: subject({ notes: '   ' }) }],
