@@ -14,7 +14,8 @@
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
 
-const ENGLISH_CHARACTERS_PER_TOKEN = 4;
+/** English at about 4 characters a token (OpenAI's rule of thumb): also the usage estimate's and the output bounds' rate. */
+export const ENGLISH_CHARACTERS_PER_TOKEN = 4;
 const HEAVY_TOKENS = 3;
 const OTHER_TOKENS = 0.5;
 const HEAVY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;

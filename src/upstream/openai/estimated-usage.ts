@@ -7,7 +7,7 @@
  * so CJK prompts are under-counted), once per attempt sent. Completion tokens: 0, since
  * the answer is read whole (not streamed), nothing that arrived is known.
  */
-export const CHARACTERS_PER_TOKEN = 4;
+import { ENGLISH_CHARACTERS_PER_TOKEN } from '../../domain/text-tokens';
 
 export interface EstimatedUsage {
   promptTokens: number;
@@ -17,5 +17,5 @@ export interface EstimatedUsage {
 
 export function estimatedUsage(messages: readonly { content: string }[], attemptsSent: number): EstimatedUsage {
   const characters = messages.reduce((total, message) => total + message.content.length, 0);
-  return { promptTokens: attemptsSent * Math.ceil(characters / CHARACTERS_PER_TOKEN), completionTokens: 0, estimated: true };
+  return { promptTokens: attemptsSent * Math.ceil(characters / ENGLISH_CHARACTERS_PER_TOKEN), completionTokens: 0, estimated: true };
 }

@@ -17,7 +17,7 @@
 import { ConfigError } from '../../config/config-error';
 import type { OutputBounds } from '../../config/output-bounds';
 import { COMMS_SCHEMA } from './comms-schema';
-import { CHARACTERS_PER_TOKEN } from './estimated-usage';
+import { ENGLISH_CHARACTERS_PER_TOKEN } from '../../domain/text-tokens';
 import type { JsonSchema } from './json-schema-parts';
 import { withLengthBounds } from './schema-length-bounds';
 import { SNAP_SCHEMA } from './snap-schema';
@@ -68,7 +68,7 @@ function longestOfType(schema: JsonSchema, type: string): number {
 export function outputBoundRange(operation: keyof OutputBounds, reasoning: boolean): { min: number; max: number } {
   const characters = longestJsonCharacters(withLengthBounds(SCHEMAS[operation]));
   return {
-    min: Math.ceil(characters / CHARACTERS_PER_TOKEN),
+    min: Math.ceil(characters / ENGLISH_CHARACTERS_PER_TOKEN),
     max: reasoning ? REASONING_MAX_OUTPUT_TOKENS : characters * MAX_TOKENS_PER_CHARACTER,
   };
 }
@@ -80,7 +80,7 @@ export function assertOutputBoundsFit(bounds: OutputBounds, reasoning: boolean):
     const bound = bounds[operation];
     const name = `${VARIABLES[operation]} (or OPENAI_MAX_OUTPUT_TOKENS)`;
     if (bound < min) {
-      throw new ConfigError(name, `must be at least ${min} (got ${bound}): the longest answer the schema allows is about ${min} tokens at ${CHARACTERS_PER_TOKEN} characters a token, and a cut answer is the contract's 500`);
+      throw new ConfigError(name, `must be at least ${min} (got ${bound}): the longest answer the schema allows is about ${min} tokens at ${ENGLISH_CHARACTERS_PER_TOKEN} characters a token, and a cut answer is the contract's 500`);
     }
     if (bound > max) {
       const why = reasoning ? 'the largest output bound any OpenAI model accepts' : `the longest answer the schema allows at ${MAX_TOKENS_PER_CHARACTER} tokens a character; only a looping model could spend more (a reasoning model: set OPENAI_REASONING_EFFORT)`;
