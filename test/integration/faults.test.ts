@@ -201,20 +201,27 @@ describe('signals', () => {
     server.child.kill('SIGTERM');
     // The event, not a clock: the listener closes soon after the signal (a keyless probe
     // costs nothing if it is still answered), while the five calls are still in flight.
+    // A probe that reached the kernel's accept queue just as the listener closed is reset
+    // (ECONNRESET), not refused: that is the closing moment, so the probes go on until one
+    // is refused outright.
     const attempt = () =>
       fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { connection: 'close' } }).then(
         () => 'answered',
         (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
       );
-    let refused = 'answered';
-    await until(async () => (refused = await attempt()) !== 'answered', 30_000);
+    const outcomes = new Set<string>();
+    await until(async () => {
+      const outcome = await attempt();
+      outcomes.add(outcome);
+      return outcome === 'ECONNREFUSED';
+    }, 30_000);
     expect(fake.inFlight()).toBe(5);
     answer();
     const statuses = (await Promise.all(inFlight)).map((r) => r.status);
     const code = await server.exited;
 
     expect(statuses).toEqual([201, 201, 201, 201, 201]);
-    expect(refused).toBe('ECONNREFUSED');
+    expect([...outcomes].filter((outcome) => !['answered', 'ECONNRESET', 'ECONNREFUSED'].includes(outcome))).toEqual([]);
     expect(code).toBe(0);
   });
 
