@@ -41,9 +41,12 @@ const BEHAVIOUR_FILES: ReadonlySet<number> = new Set([0, 4, 7, 9, 10, 12, 16, 31
  * Synonyms that pass the rule in a sense no note about a colleague means, read by a person
  * in the generated list (not chosen by their effect on the evaluation set): "pester" (of
  * `bug*`), "midget" (of `tiny`), "baffle" (of `puzzl*`: to confuse, not to work out),
- * "everyday" (of `routine*`: ordinary), "found" (a past tense before a verb).
+ * "everyday" (of `routine*`: ordinary), "found" (a past tense before a verb), "chat"
+ * (a context word, as in "had a chat"), "frank" (a first name as often as a trait),
+ * "promote" and "promotion" (of a person: "recently promoted").
  */
 const OFF_SENSE: ReadonlySet<string> = new Set<string>([
+  'frank', 'promote', 'promotion',
   'gaming', 'lonely', 'makeshift', 'sovereign', 'bowelless', 'broil', 'broiled', 'broiling', 'bushed', 'cull',
   'jilted', 'spurned', 'talks', 'elicit', 'evoke', 'agitating', 'agitative', 'assaultive', 'grim', 'goaded',
   'scratchiness', 'scratchy', 'unappeasable', 'afterthought', 'awaited', 'expect', 'expectancy', 'expectant',
@@ -63,7 +66,12 @@ const OFF_SENSE: ReadonlySet<string> = new Set<string>([
   'choice', 'select', 'crabbed', 'crabby', 'grouchy', 'grumpy', 'desertion', 'disciplinal', 'graduated', 'mensurate',
   'mensuration', 'literal', 'elaborated', 'synopsis', 'spotty', 'refashion', 'remake', 'clerking', 'validity',
   'flyspeck', 'asperity', 'baffle', 'bewilder', 'dumbfound', 'flummox', 'mystify', 'nonplus', 'nonplused',
-  'nonplussed', 'perplex', 'mystifier', 'document', 'grounds', 'manifest', 'attest', 'certify', 'thinking',
+  'nonplussed', 'perplex', 'mystifier', 'document', 'grounds', 'manifest', 'attest', 'certify', 'thinking', 'hale',
+  'daunting', 'incisive', 'lament', 'penetrating', 'piercing', 'chat', 'jolly', 'josh', 'sceptered', 'sceptred',
+  'intoxicate', 'elate', 'authorise', 'lowly', 'officiating', 'officiation', 'dispersive', 'disseminative',
+  'godforsaken', 'uneconomical', 'enchiridion', 'pullout', 'readying', 'reclaimable', 'recyclable', 'graininess',
+  'grainy', 'granulose', 'gritty', 'spic', 'spick', 'lumbering', 'calculated', 'moot', 'detecting', 'unregenerate',
+  'froward', 'pronunciamento', 'blurb', 'congratulations', 'kudos', 'extolment',
 ]);
 
 /** English inflectional and derivational endings a stem term stands for. */

@@ -34,6 +34,10 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'without asking', 'without approval', 'doesnt wait', 'didnt wait', 'wont wait', 'before anyone', 'ahead of',
     'before approval', 'acts first', 'act first', 'moves first', 'move first', 'jump* in', 'dive* in', 'head first',
     'headfirst', 'leap*', 'improvis*', 'try anything', 'tries anything', 'regardless', 'bets', 'betting',
+    'first mover*', 'early adopter*', 'goes first', 'go first', 'went first', 'lead* the way', 'new path*',
+    'own path', 'strike* out', 'struck out', 'self reliant', 'self directed', 'free spirit*', 'doesnt ask',
+    'never asks', 'took the plunge', 'plunge', 'leap of faith', 'walked away', 'bend* the rules',
+    'ahead of the curve', 'cutting edge', 'bleeding edge', 'trial and error', 'go it alone', 'scrappy',
   ],
   // direct and competitive; questions assumptions and pushes hard for results
   Challenger: [
@@ -41,17 +45,21 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'straight talking', 'no nonsense', 'no filter', 'plainly', 'tell* it like it is', 'says what', 'speaks up',
     'speaks out', 'debat*', 'argu*', 'disagree*', 'disput*', 'contest*', 'contradict*', 'objection*', 'objects to',
     'question* assumption*', 'questions everything', 'questions authority', 'devils advocate', 'status quo',
-    'compet*', 'rival*', 'win', 'wins', 'winning', 'winner*', 'to win', 'victory', 'victories', 'victorious', 'beat', 'beating', 'keep* score',
-    'tally', 'scoreboard', 'league table', 'ranking*', 'ranks', 'tough', 'toughest', 'hard nosed', 'hardline',
-    'hard line', 'combative', 'fight*', 'fighter*', 'battle*', 'confront*', 'clash*', 'provoc*', 'provok*',
-    'aggressiv*', 'assertive*', 'forceful*', 'pushy', 'push* hard', 'push* back', 'pushback', 'presses hard',
-    'press* for', 'demanding', 'demands', 'relentless*', 'driven', 'result* driven', 'result* oriented', 'results',
-    'bottom line', 'quota*', 'stand* up to', 'take* them on', 'back down', 'not back down', 'wont back down',
-    'never backs down', 'doesnt back down', 'refuses to accept', 'call* out', 'pick* apart', 'tear* apart',
-    'criticis*', 'criticiz*', 'critique*', 'critic', 'critics', 'harsh*', 'sharp tongue*', 'abrasive', 'brash',
-    'feisty', 'fierce*', 'ruthless*', 'cutthroat', 'ambitio*', 'haggl*', 'bargain*', 'negotiat*', 'lawyer*',
-    'attorney*', 'litigat*', 'prosecut*', 'interrogat*', 'reject*', 'grill*', 'cross exam*', 'hold* to account',
-    'attacks', 'attacking',
+    'compet*', 'rival*', 'win', 'wins', 'winning', 'winner*', 'to win', 'victory', 'victories', 'victorious', 'beat',
+    'beating', 'keep* score', 'tally', 'scoreboard', 'league table', 'ranking*', 'ranks', 'tough', 'toughest',
+    'hard nosed', 'hardline', 'hard line', 'combative', 'fight*', 'fighter*', 'battle*', 'confront*', 'clash*',
+    'provoc*', 'provok*', 'aggressiv*', 'assertive*', 'forceful*', 'pushy', 'push* hard', 'push* back', 'pushback',
+    'presses hard', 'press* for', 'demanding', 'demands', 'relentless*', 'driven', 'result* driven',
+    'result* oriented', 'results', 'bottom line', 'quota*', 'stand* up to', 'take* them on', 'back down',
+    'not back down', 'wont back down', 'never backs down', 'doesnt back down', 'refuses to accept', 'call* out',
+    'pick* apart', 'tear* apart', 'criticis*', 'criticiz*', 'critique*', 'critic', 'critics', 'harsh*',
+    'sharp tongue*', 'abrasive', 'brash', 'feisty', 'fierce*', 'ruthless*', 'cutthroat', 'ambitio*', 'haggl*',
+    'bargain*', 'negotiat*', 'lawyer*', 'attorney*', 'litigat*', 'prosecut*', 'interrogat*', 'reject*', 'grill*',
+    'cross exam*', 'hold* to account', 'attacks', 'attacking', 'accountab*', 'no excuses', 'pressur*', 'intimidat*',
+    'contrarian', 'opinionated', 'stubborn*', 'headstrong', 'strong willed', 'strong opinions', 'strong views',
+    'suffer fools', 'high expectations', 'kpi*', 'scorecard*', 'hate* to lose', 'sore loser', 'no prisoners',
+    'hard questions', 'tough questions', 'awkward questions', 'difficult questions', 'hold* ground', 'holds firm',
+    'stand* firm', 'budge', 'goes after', 'go after',
   ],
   // big-picture thinker; imagines future possibilities and rallies others toward them
   Visionary: [
@@ -64,7 +72,11 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'prediction*', 'forecast*', 'horizon*', 'sweeping', 'utopi*', 'creativ*', 'strateg*', 'roadmap*', 'north star',
     'aspiration*', 'aspire*', 'zoom* out', 'zooming out', 'thinks ahead', 'what comes next', 'ahead of their time',
     'science fiction', 'sci fi', 'futurist*', 'direction', 'long horizon*', 'the why', 'decades ahead', 'in decades',
-    'invent', 'invents', 'invented', 'inventor*', 'invention*', 'inventive', 'year view', 'years view',
+    'invent', 'invents', 'invented', 'inventor*', 'invention*', 'inventive', 'year view', 'years view', 'big ideas',
+    'bigger ideas', 'think* big', 'sees the future', 'what might be', 'one day', 'someday', 'years out', 'long game',
+    'long run', 'manifesto*', 'mission statement', 'conceptual', 'ideolog*', 'out of the box', 'outside the box',
+    'lateral*', 'original thinker', 'original thinking', 'sees possibilities', 'sees potential', 'opportunit*',
+    'connect* the dots', 'next big', 'game chang*', 'head in the clouds',
   ],
   // energetic initiator; sparks momentum and gets others moving
   Catalyst: [
@@ -80,7 +92,11 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'infectious', 'contagious', 'spontan*', 'hustl*', 'set* in motion', 'sets things', 'ball rolling',
     'turns ideas into', 'turns talk into', 'turn* an idea into', 'join in', 'joining in', 'on board',
     'start* something', 'starts things', 'first step*', 'quick to act', 'revitalis*', 'revitaliz*', 'stalled',
-    'restart*', 'revive*', 'electric', 'electrifying',
+    'restart*', 'revive*', 'electric', 'electrifying', 'get* things going', 'get* everyone going', 'get* them going',
+    'get* the team going', 'pumped', 'hyped', 'lights a fire', 'live wire', 'full of beans', 'sit* still',
+    'on the go', 'go getter', 'get up and go', 'can do', 'gung ho', 'keen', 'eager*', 'buzzing', 'zeal*',
+    'push* things forward', 'push* things along', 'move* things along', 'move* things forward',
+    'drive* things forward', 'kick* things off', 'liven*', 'urgency', 'quick wins', 'call* to action',
   ],
   // relationship builder; links people, ideas and networks together
   Connector: [
@@ -92,8 +108,12 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'friends', 'friendship*', 'befriend*', 'makes friends', 'mingl*', 'meetup*', 'mixer*', 'host', 'hosts', 'hosting',
     'hosted', 'web of', 'link*', 'bridg*', 'hub', 'go between', 'bring* people together', 'bring* together',
     'across teams', 'across departments', 'word of mouth', 'referral*', 'acquaint*', 'rolodex', 'address book',
-    'recruit*', 'should talk', 'should meet', 'small talk', 'keeps up with', 'catch* up with', 'follow* up', 'alumni',
-    'chats', 'chatting',
+    'recruit*', 'should talk', 'should meet', 'small talk', 'keeps up with', 'catch* up with', 'alumni', 'chats',
+    'chatting', 'knows people', 'knows someone', 'knows somebody', 'right people', 'right person', 'who to ask',
+    'who to call', 'put* people together', 'put* in touch', 'lunches', 'coffees', 'drinks with', 'popular',
+    'likeable', 'well liked', 'everyones friend', 'gossip*', 'chit chat', 'banter', 'schmooz*', 'glad hand*',
+    'rapport', 'cross team', 'cross functional', 'silos', 'between teams', 'between departments', 'between groups',
+    'liais*', 'get together*', 'reunion*',
   ],
   // persuasive and sociable; represents the group and wins support for it
   Ambassador: [
@@ -103,11 +123,15 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'champion*', 'pitch*', 'presents', 'presenting', 'presentation*', 'presenter*', 'public speak*', 'press', 'media',
     'polish*', 'eloquen*', 'articulate', 'charism*', 'charm*', 'smooth*', 'poise*', 'image', 'reputation*', 'brand*',
     'perceiv*', 'perception', 'how it looks', 'appearances', 'impression*', 'story', 'stories', 'storytell*',
-    'narrative*', 'on message', 'messaging', 'sell', 'sells', 'selling', 'salesperson', 'sales', 'promot*',
-    'marketing', 'publicis*', 'publicity', 'public relations', 'diplomat', 'diplomats', 'envoy*', 'delegat*',
-    'influenc*', 'evangel*', 'customer facing', 'account manager*', 'business development', 'keynote*', 'speech*',
-    'speaker*', 'on stage', 'podium', 'camera*', 'audience*', 'crowd*', 'works the room', 'stakeholder*', 'donor*',
-    'sponsor*', 'fundrais*', 'makes the case', 'demos',
+    'narrative*', 'on message', 'messaging', 'sell', 'sells', 'selling', 'salesperson', 'sales', 'promotes',
+    'promoting', 'promoter*', 'marketing', 'publicis*', 'publicity', 'public relations', 'diplomat', 'diplomats',
+    'envoy*', 'delegat*', 'influenc*', 'evangel*', 'customer facing', 'account manager*', 'business development',
+    'keynote*', 'speech*', 'speaker*', 'on stage', 'podium', 'camera*', 'audience*', 'crowd*', 'works the room',
+    'stakeholder*', 'donor*', 'sponsor*', 'fundrais*', 'makes the case', 'demos', 'win* people round',
+    'bring* people round', 'buy in', 'well spoken', 'well presented', 'well dressed', 'front man', 'front person',
+    'frontman', 'public facing', 'outward facing', 'talk* up', 'sings the praises', 'endorse*', 'credib*', 'prestige',
+    'limelight', 'spotlight', 'centre stage', 'center stage', 'showcas*', 'showman*', 'trade show*', 'roadshow*',
+    'webinar*', 'press conference*', 'rhetoric*', 'orator*', 'oratory', 'silver tongue*', 'gift of the gab',
   ],
   // caring and supportive; attends to the wellbeing and growth of others
   Nurturer: [
@@ -122,6 +146,10 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'needs first', 'needs of others', 'foster*', 'childcare', 'newcomer*', 'struggl*', 'burnout', 'one to one*',
     'pastoral', 'grow', 'confidence', 'juniors', 'new starters', 'shy', 'bedside', 'grief', 'bereave*', 'comfort',
     'checks on', 'checks in with', 'how they are', 'how everyone is', 'takes time', 'loving', 'kind to',
+    'looks after others', 'look* after everyone', 'take* care of', 'mother hen', 'shoulder to cry on',
+    'listening ear', 'open door', 'out of their way', 'helps out', 'gives back', 'giving back', 'charity',
+    'charitable', 'develops people', 'develop* others', 'praise*', 'empower*', 'uplift*', 'emotional support',
+    'moral support', 'lend* a hand', 'thoughtful*', 'considerate', 'soft hearted', 'heart of gold', 'big heart',
   ],
   // seeks harmony; patient, accommodating, calms conflict
   Peacemaker: [
@@ -137,7 +165,10 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'obliging', 'goes along', 'go along', 'going along', 'gives way', 'give* way', 'avoid* conflict',
     'avoid* confrontation', 'avoids confrontation', 'conflict averse', 'non confrontational', 'never makes waves',
     'lets others', 'let* others speak', 'listen*', 'hear* out', 'tact', 'tactful*', 'diplomatic', 'diplomacy',
-    'polite*', 'courteous', 'pleasant*',
+    'polite*', 'courteous', 'pleasant*', 'mend* fences', 'win win', 'keep* everyone happy', 'happy medium',
+    'give and take', 'in the middle', 'tolerant', 'forgiv*', 'non judgmental', 'no drama', 'low profile', 'referee*',
+    'umpire*', 'both parties', 'each party', 'all parties', 'diffus*', 'cool head*', 'keep* cool', 'keeps their cool',
+    'defers', 'deferential', 'humble', 'humility',
   ],
   // dependable and loyal; protects continuity, commitments and shared resources
   Steward: [
@@ -150,20 +181,29 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'honour*', 'honor*', 'steady', 'steadfast', 'stable', 'stabil*', 'cauti*', 'prudent*', 'conservativ*',
     'risk averse', 'safely', 'safety', 'secure', 'securit*', 'savings', 'thrift*', 'frugal*', 'budget*', 'spending',
     'treasurer*', 'complian*', 'governance', 'always there', 'always around', 'never misses', 'shows up', 'backbone',
-    'pillar', 'for decades', 'shortcuts', 'turns up', 'on call', 'keeps things running',
+    'pillar', 'for decades', 'shortcuts', 'turns up', 'on call', 'keeps things running', 'solid', 'rock solid',
+    'safe pair of hands', 'safe hands', 'steady hand', 'old school', 'old fashioned', 'always been done',
+    'follow* through', 'never lets', 'been with the', 'veteran*', 'old hand', 'institutional knowledge', 'gatekeep*',
+    'watchdog', 'careful with money', 'careful with resources', 'careful with budget*', 'penny*', 'waste', 'wasteful',
+    'work ethic', 'integrity', 'principled', 'discreet', 'discretion', 'confidential*', 'covers for', 'never late',
+    'duty of care',
   ],
   // builds order; designs processes and values consistency and structure
   Systematizer: [
     'system', 'systems', 'systematic*', 'systemis*', 'systemiz*', 'process*', 'procedur*', 'protocol*', 'structur*',
     'orderly', 'orderliness', 'order to chaos', 'bring* order', 'brings order', 'organis*', 'organiz*', 'plan',
-    'plans', 'plann*', 'schedul*', 'timetabl*', 'timeline*', 'calendar*', 'agenda*', 'rota', 'rotas', 'roster*',
-    'checklist*', 'lists', 'to do list*', 'template*', 'standardis*', 'standardiz*', 'standard operat*', 'sop',
-    'sops', 'runbook*', 'playbook*', 'documented', 'written down', 'writes down', 'write* down', 'step by step',
-    'steps', 'stages', 'phases', 'sequence*', 'workflow*', 'pipeline*', 'framework*', 'method', 'methods',
-    'methodical*', 'methodolog*', 'logistic*', 'efficien*', 'streamlin*', 'optimis*', 'optimiz*', 'automat*',
-    'repeatab*', 'consisten*', 'predictab*', 'routine*', 'rules', 'rulebook', 'regime*', 'tidy', 'neat*', 'label*',
-    'categor*', 'catalogu*', 'classif*', 'filing', 'arrang*', 'coordinat*', 'project manag*', 'colour cod*',
+    'plans', 'plann*', 'schedule', 'schedules', 'scheduling', 'scheduler*', 'timetabl*', 'timeline*', 'calendar*', 'agenda*',
+    'rota', 'rotas', 'roster*', 'checklist*', 'lists', 'to do list*', 'template*', 'standardis*', 'standardiz*',
+    'standard operat*', 'sop', 'sops', 'runbook*', 'playbook*', 'documented', 'written down', 'writes down',
+    'write* down', 'step by step', 'steps', 'stages', 'phases', 'sequence*', 'workflow*', 'pipeline*', 'framework*',
+    'method', 'methods', 'methodical*', 'methodolog*', 'logistic*', 'efficien*', 'streamlin*', 'optimis*', 'optimiz*',
+    'automat*', 'repeatab*', 'consisten*', 'predictab*', 'routine*', 'rules', 'rulebook', 'regime*', 'tidy', 'neat*',
+    'label*', 'categor*', 'catalogu*', 'classif*', 'filing', 'arrang*', 'coordinat*', 'project manag*', 'colour cod*',
     'color cod*', 'in advance', 'ahead of time', 'cadence', 'operations', 'everything in its place', 'milestone*',
+    'tracker*', 'keeps track', 'keep* track', 'documentation', 'document* everything', 'manuals', 'handbook*',
+    'backlog*', 'preparation', 'prepares', 'well prepared', 'contingenc*', 'fallback*', 'plan b', 'backup plan',
+    'clockwork', 'run* smoothly', 'scalab*', 'reusable', 'reuse', 'paperwork', 'punctual*', 'by the book', 'red tape',
+    'bureaucra*',
   ],
   // exacting and detail-minded; values accuracy, quality and standards
   Precisionist: [
@@ -178,7 +218,10 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'wording', 'millimetre*', 'millimeter*', 'decimal*', 'pixel*', 'alignment', 'eye for', 'sharp eye', 'eagle eye*',
     'get* it right', 'gets it right', 'close enough', 'good enough', 'redo*', 'craftsman*', 'craftsmanship',
     'calibrat*', 'figures', 'tiny', 'smallest', 'spots', 'spotted', 'spotting', 'nuance*', 'fit and finish',
-    'line by line', 'discrepanc*',
+    'line by line', 'discrepanc*', 'fine print', 'small print', 'fine tun*', 'particular about', 'stickler*',
+    'to the letter', 'letter perfect', 'spotless', 'immaculate*', 'pristine', 'clean code', 'unit test*',
+    'test coverage', 'review* every', 'reviews every', 'review* twice', 'to spec', 'minutiae', 'granular*',
+    'fine grained', 'to the penny', 'to the cent', 'to the last', 'down to the', 'slightest', 'minor',
   ],
   // analytical and curious; researches deeply before drawing conclusions
   Investigator: [
@@ -191,7 +234,12 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
     'conclusion*', 'compar*', 'alternatives', 'options', 'probe*', 'probing', 'observ*', 'test* theor*',
     'want* to know', 'study', 'studies', 'studying', 'studied', 'papers', 'sources', 'archive', 'archives',
     'read* up', 'reads up', 'knowledge', 'learning', 'underlying', 'the reason', 'wants to know', 'self taught',
-    'add up', 'controlled test*', 'figur* it out', 'work* out why',
+    'add up', 'controlled test*', 'figur* it out', 'work* out why', 'fact check*', 'read* widely', 'well read',
+    'bookworm', 'ponder*', 'reflect*', 'think* through', 'thinks things through', 'mull* over', 'mulls', 'deliberat*',
+    'weigh* up', 'weighs the', 'before deciding', 'before concluding', 'before drawing', 'problem solv*',
+    'troubleshoot*', 'debug*', 'tinker*', 'how things work', 'how it works', 'reverse engineer*', 'take* apart',
+    'finds out', 'found out', 'finding out', 'look* into', 'looking into', 'sleuth*', 'fact finding', 'rabbit hole*',
+    'intellectual*', 'intellect', 'quantitative', 'qualitative',
   ],
 };
 
@@ -201,7 +249,8 @@ export const SNAP_TERMS: Readonly<Record<ProfileName, readonly string[]>> = {
  * any term is looked for, and count for no profile.
  */
 export const NEUTRAL_PHRASES: readonly string[] = [
-  'direct report*', 'direct line', 'direct debit', 'direct message*', 'some kind', 'kind of', 'what kind', 'first time',
-  'in order to', 'on file', 'fair enough', 'at risk', 'no idea', 'for the record', 'press release*',
+  'direct report*', 'direct line', 'direct debit', 'direct message*', 'some kind', 'kind of', 'what kind',
+  'first time', 'in order to', 'on file', 'fair enough', 'at risk', 'no idea', 'for the record', 'press release*',
+  'lives alone', 'living alone', 'live alone',
 ];
 

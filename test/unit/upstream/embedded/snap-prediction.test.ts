@@ -233,6 +233,11 @@ describe('predictSnapEmbedded', () => {
       ['when the notes say "No idea really."', { given: subject({ notes: 'No idea really.' }) }],
       ['when the notes are "asdf qwerty"', { given: subject({ notes: 'asdf qwerty' }) }],
       ['when the notes say "Works here."', { given: subject({ notes: 'Works here.' }) }],
+      ['when the notes say "Lives alone with a cat."', { given: subject({ notes: 'Lives alone with a cat.' }) }],
+      ['when the notes say "Reports to Frank."', { given: subject({ notes: 'Reports to Frank.' }) }],
+      ['when the notes say "Meeting scheduled for Tuesday."', { given: subject({ notes: 'Meeting scheduled for Tuesday.' }) }],
+      ['when the notes say "Recently promoted."', { given: subject({ notes: 'Recently promoted.' }) }],
+      ['when the notes say "Met at the conference."', { given: subject({ notes: 'Met at the conference.' }) }],
     ])('%s, then every profile field is null, the confidence Low, and the reasoning says why', (_name, { given }) => {
       const prediction = predictSnapEmbedded(given);
 
