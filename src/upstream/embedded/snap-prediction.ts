@@ -88,7 +88,11 @@ const NEUTRAL: readonly CompiledTerm[] = NEUTRAL_PHRASES.map(compileTerm);
 export function predictSnapEmbedded(subject: AnonymousSubject): SnapPrediction {
   const language = unsupportedLanguageOf(subject.notes);
   if (language !== undefined) return abstention(abstentionReasoning({ language }));
+  return predictFromLexicon(subject);
+}
 
+/** The prediction the lexicon's evidence gives, whatever language the notes are in (`predictSnapEmbedded` asks that first). */
+export function predictFromLexicon(subject: AnonymousSubject): SnapPrediction {
   const ranking = rankProfiles(toWords(subject.notes), toWords(subject.jobType ?? ''));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
