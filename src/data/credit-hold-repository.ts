@@ -16,7 +16,7 @@ import type { BatchOptions } from './batcher';
 import { batchedStatement } from './batcher';
 import { ACCOUNT_ROW_LOCK } from './account-row-lock';
 import { RESERVATION_COMMIT } from './reservation-commit';
-import { toNumber } from './database';
+import { onOwnConnection, toNumber } from './database';
 import type { CreditHold, CreditsRepository } from '../domain/ports';
 
 interface HoldWanted {
@@ -60,7 +60,8 @@ export class KnexCreditHoldRepository implements CreditsRepository {
   }
 
   private async holdAll(wanted: HoldWanted[]): Promise<Array<number | null>> {
-    const result = await this.db.raw(
+    const result = await onOwnConnection(
+      this.db,
       `WITH ${RESERVATION_COMMIT}, wanted AS (
          SELECT ord, (item->>'accountId')::bigint AS account_id, item->>'operation' AS operation
          FROM json_array_elements(?::json) WITH ORDINALITY AS w(item, ord)
@@ -93,7 +94,8 @@ export class KnexCreditHoldRepository implements CreditsRepository {
 
   /** One statement for the batch: deletes the holds still there and gives their credits back, accounts locked in id order. */
   private async releaseAll(holds: CreditHold[]): Promise<void[]> {
-    await this.db.raw(
+    await onOwnConnection(
+      this.db,
       `WITH ${RESERVATION_COMMIT}, wanted AS (
          SELECT (item->>'holdId')::bigint AS hold_id, (item->>'accountId')::bigint AS account_id
          FROM json_array_elements(?::json) AS w(item)

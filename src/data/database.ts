@@ -8,7 +8,9 @@
  * PGlite has a single connection: inside a transaction, every query must go through
  * `trx`, never `knex`, or it waits for itself forever.
  */
+import { createHash } from 'node:crypto';
 import { knex, type Knex } from 'knex';
+import { Client } from 'pg';
 import ClientPgLite from 'knex-pglite';
 import { migrationSource } from './migrations';
 import { seedDataDir } from './pglite-template';
@@ -72,6 +74,12 @@ export class StatementFailed extends Error {
  * end that backend before looking the outcome up (charge-lost-answer.ts). Rejects with a
  * StatementFailed.
  *
+ * On PostgreSQL the statement is a named prepared statement (pg's `query({ name })`,
+ * named by a digest of its text): each connection's backend parses and plans it once,
+ * not at every execution. The paid call's statements (the hold, the charge, the release)
+ * are long CTEs run once per batch: naming them took PostgreSQL's CPU per paid call from
+ * about 2.1 to 1.5 ms (docs/decisions.md, "Plain plumbing"). On PGlite it runs through knex.
+ *
  * knex has no public way to take a connection and learn its backend: this uses its
  * client's `acquireConnection`/`releaseConnection` and pg's `Client.processID`.
  * test/integration/own-connection.test.ts fails when an upgrade moves either.
@@ -85,12 +93,24 @@ export async function onOwnConnection(db: Knex, sql: string, bindings: Knex.Valu
     throw new StatementFailed(error, undefined);
   }
   try {
-    return (await db.raw(sql, bindings as Knex.RawBinding[]).connection(connection)) as { rows: unknown[] };
+    const statement = db.raw(sql, bindings as Knex.RawBinding[]);
+    if (!(connection instanceof Client)) return (await statement.connection(connection)) as { rows: unknown[] };
+    const { sql: text, bindings: values } = statement.toSQL().toNative();
+    return await connection.query({ name: statementName(text), text, values: values as unknown[] });
   } catch (error) {
     throw new StatementFailed(error, connection.processID);
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+const statementNames = new Map<string, string>();
+
+/** The prepared statement's name: one per text, so that a text never meets another's name. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `pps_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`));
+  return name;
 }
 
 /** int8 comes back as a string from pg and as a number or BigInt from PGlite. */

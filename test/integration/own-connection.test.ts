@@ -3,7 +3,8 @@
  * (`acquireConnection`, `releaseConnection`) and pg's `Client.processID`, through which
  * the charging statement learns which PostgreSQL backend ran it. If an upgrade of knex
  * or pg moves either, these fail: the lost-answer recovery would otherwise quietly stop
- * ending the backend before its look-up.
+ * ending the backend before its look-up. Its statements are named prepared statements on
+ * PostgreSQL (pg's public `query({ name })`), parsed once per connection.
  */
 import type { Knex } from 'knex';
 import { createDatabase, onOwnConnection, StatementFailed } from '../../src/data/database';
@@ -33,5 +34,14 @@ describe('onOwnConnection', () => {
       expect(result.rows).toEqual([{ n: i }]);
       await onOwnConnection(db, 'SELECT 1/0', {}).catch(() => undefined);
     }
+  });
+
+  test('when a statement runs twice on one connection, then it is a prepared statement of that session, named by its text', async () => {
+    await onOwnConnection(db, 'SELECT :n::int AS n', { n: 1 });
+    const again = await onOwnConnection(db, 'SELECT :n::int AS n', { n: 2 });
+    const { rows } = await onOwnConnection(db, 'SELECT name, statement FROM pg_prepared_statements WHERE statement = :text', { text: 'SELECT $1::int AS n' });
+
+    expect(again.rows).toEqual([{ n: 2 }]);
+    expect(rows).toEqual([{ name: expect.stringMatching(/^pps_[0-9a-f]{32}$/), statement: 'SELECT $1::int AS n' }]);
   });
 });
