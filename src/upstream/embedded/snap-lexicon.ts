@@ -1,7 +1,7 @@
 /**
  * The lexicon of the embedded snap predictor: for each of the twelve profiles, the
- * English words that signal it in free-text notes and job titles, and the texts that
- * describe it.
+ * English words that signal it in free-text notes and job titles (`snap-terms.ts`, where
+ * they are listed and how they were written), and the texts that describe it.
  *
  * Term syntax (matched against words already lowercased, with apostrophes dropped and
  * split on anything that is not a letter or digit; see `snap-words.ts`):
@@ -9,13 +9,10 @@
  * - `qa`            a whole word only
  * - `people person` a phrase: consecutive words; each part may be a stem (`push* back`)
  *
- * Terms are chosen so that no two profiles share a term, and so that everyday words
- * ("team", "work", "manager", "new") signal nothing on their own. Stems avoid common
- * false friends: `plann*` rather than `plan*` (planet), `carer*` rather than `care*`
- * (career). The matcher is a bag of words; a term right after a negation ("not
- * detail-oriented") is not found (`snap-words.ts`). The WordNet synonyms of these terms
- * (`snap-synonyms.json`) are generated from this list: run `make lexicon-synonyms` after
- * changing it.
+ * The matcher is a bag of words; a term right after a negation ("not detail-oriented")
+ * is not found (`snap-words.ts`). The WordNet synonyms of the terms
+ * (`snap-synonyms.json`) are generated from them: run `make lexicon-synonyms` after
+ * changing a list.
  *
  * Texts: `summary` and `secondarySummary` take the person's name and start with it, so
  * that a placeholder such as "This person" still reads well. Visionary is never
@@ -23,6 +20,7 @@
  * that every profile has the same shape.
  */
 import type { ProfileName } from '../../domain/profiles';
+import { SNAP_TERMS } from './snap-terms';
 
 export interface ProfileLexicon {
   /** One line: who this profile is. */
@@ -36,18 +34,12 @@ export interface ProfileLexicon {
 }
 
 /** Changes whenever terms or texts change, so stored predictions can say which produced them. */
-export const SNAP_LEXICON_VERSION = 'snap-lexicon-3';
+export const SNAP_LEXICON_VERSION = 'snap-lexicon-4';
 
 export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   Trailblazer: {
     description: 'Pioneers new ground: acts first, takes risks and is energised by the untried.',
-    terms: [
-      'pioneer*', 'trailblaz*', 'founder*', 'founded', 'entrepreneur*', 'startup*',
-      'risk taker*', 'risk taking', 'take* risks', 'bold*', 'adventur*', 'uncharted',
-      'first mover*', 'self starter*', 'initiative', 'new ground', 'groundbreak*',
-      'ventur*', 'daring', 'fearless*', 'courag*', 'frontier*', 'explor*', 'maverick*',
-      'risky', 'single handed*', 'alone', 'solo', 'own judgement', 'without waiting', 'doesnt wait', 'first to', 'ahead of',
-    ],
+    terms: SNAP_TERMS.Trailblazer,
     summary: (name) =>
       `${name} is a Trailblazer: they move first and work out the map as they go. ` +
       'They are motivated by the chance to do what nobody has done yet, and by the ' +
@@ -61,13 +53,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Challenger: {
     description: 'Tests ideas by pushing on them: direct, competitive and driven by results.',
-    terms: [
-      'challeng*', 'direct', 'blunt*', 'debat*', 'argu*', 'competit*', 'assertive*',
-      'push* back', 'pushback', 'tough', 'demanding', 'confront*', 'win', 'winning',
-      'result* driven', 'result* oriented', 'decisive*', 'outspoken', 'status quo',
-      'devils advocate', 'negotiat*', 'litigat*', 'lawyer*', 'attorney*',
-      'disput*', 'contradict*', 'call* out', 'beat', 'contest*', 'hard on', 'reject*', 'league table',
-    ],
+    terms: SNAP_TERMS.Challenger,
     summary: (name) =>
       `${name} is a Challenger: direct, candid and comfortable with friction. They are ` +
       'motivated by winning, by measurable results and by being taken seriously, and ' +
@@ -80,13 +66,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Visionary: {
     description: 'Sees the big picture and the long term: ideas, possibilities and where things could go.',
-    terms: [
-      'vision*', 'big picture', 'futur*', 'innovat*', 'imagin*', 'idea', 'ideas',
-      'concept*', 'dream*', 'long term', 'possibilit*', 'transform*', 'disrupt*',
-      'creativ*', 'brainstorm*', 'blue sky', 'moonshot*', 'intuiti*', 'foresight',
-      'roadmap*', 'strateg*', 'what if',
-      'what could be', 'could become', 'could look like',
-    ],
+    terms: SNAP_TERMS.Visionary,
     summary: (name) =>
       `${name} is a Visionary: they think in possibilities and long horizons, and connect ` +
       'ideas that others keep apart. They are motivated by purpose and by the chance to ' +
@@ -99,13 +79,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Catalyst: {
     description: 'Gets things moving: energetic, enthusiastic and quick to turn ideas into action.',
-    terms: [
-      'energ*', 'enthusias*', 'motivat*', 'inspir*', 'momentum', 'spark*', 'catalys*',
-      'change agent*', 'drive* change', 'fast paced', 'action oriented', 'bias for action',
-      'dynamic', 'passion*', 'rally', 'rallies', 'rallying', 'excit*', 'kick* off',
-      'kickoff*', 'campaign*', 'spontan*', 'impatien*', 'hustl*',
-      'launch*', 'upbeat', 'join in', 'joining in', 'on board', 'get* people moving', 'get* things started', 'get* everyone', 'get* going', 'start* something',
-    ],
+    terms: SNAP_TERMS.Catalyst,
     summary: (name) =>
       `${name} is a Catalyst: they bring energy into a room and turn talk into motion. ` +
       'They are motivated by momentum, visible progress and the excitement of something ' +
@@ -118,13 +92,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Connector: {
     description: 'Builds and keeps relationships: sociable, well networked and knows who should meet whom.',
-    terms: [
-      'network*', 'people person', 'event', 'events', 'socialis*', 'socializ*',
-      'social butterfl*', 'relationship*', 'introduc*', 'communit*', 'connect*', 'friendly', 'friendship*', 'makes friends',
-      'outgoing', 'extrovert*', 'meetup*', 'mingl*', 'recruit*', 'knows everyone',
-      'everyone knows', 'gregarious', 'sociab*', 'chatty', 'talkative', 'hosting',
-      'in touch', 'link* up', 'links', 'knows all', 'knows every', 'hub', 'bridg*', 'pairs', 'never met',
-    ],
+    terms: SNAP_TERMS.Connector,
     summary: (name) =>
       `${name} is a Connector: they build and keep relationships, and they know who ` +
       'should meet whom. They are motivated by people, belonging and the shared wins of ' +
@@ -137,14 +105,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Ambassador: {
     description: 'Represents people and ideas to others: persuasive, polished and aware of reputation.',
-    terms: [
-      'ambassador*', 'represent*', 'spokes*', 'brand*', 'persua*', 'presentation*',
-      'presenter*', 'public speak*', 'charism*', 'pitch*', 'sales', 'salesperson',
-      'client*', 'account manager*', 'diplomat', 'diplomats', 'reputation*', 'evangel*',
-      'influenc*', 'marketing', 'media', 'storytell*', 'business development',
-      'customer facing',
-      'lobb*', 'selling', 'sells', 'public face', 'on message', 'press', 'demo*', 'voice',
-    ],
+    terms: SNAP_TERMS.Ambassador,
     summary: (name) =>
       `${name} is an Ambassador: they represent their team, product or organisation to ` +
       'others, and do it with polish. They are motivated by recognition, by winning ' +
@@ -157,13 +118,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Nurturer: {
     description: 'Looks after people: caring, supportive and invested in others growing.',
-    terms: [
-      'caring', 'cares', 'carer*', 'caregiv*', 'supportive', 'support* others',
-      'mentor*', 'coach*', 'empath*', 'nurs*', 'teach*', 'kind', 'kindness', 'help*',
-      'compassion*', 'warm', 'warmth', 'wellbeing', 'well being', 'welfare', 'counsel*',
-      'therap*', 'social worker*', 'look* after', 'volunteer*', 'selfless*',
-      'support', 'burnout', 'one to one*', 'how people are', 'looks out for',
-    ],
+    terms: SNAP_TERMS.Nurturer,
     summary: (name) =>
       `${name} is a Nurturer: they notice how people are doing and put real effort into ` +
       'helping them grow. They are motivated by being useful to others and by seeing the ' +
@@ -176,13 +131,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Peacemaker: {
     description: 'Keeps a group together: calm, patient and looking for common ground.',
-    terms: [
-      'harmon*', 'calm*', 'mediat*', 'consensus', 'conflict*', 'compromis*', 'easygoing',
-      'easy going', 'laid back', 'team player*', 'cooperat*', 'collaborat*', 'agreeable',
-      'gentle', 'patien*', 'listen*', 'peace*', 'diplomatic', 'diplomacy', 'tactful*',
-      'neutral', 'even tempered', 'unflappable', 'low key',
-      'tense', 'heated', 'both sides', 'friction', 'accommodat*', 'fair', 'fairly', 'lets others', 'adjust*',
-    ],
+    terms: SNAP_TERMS.Peacemaker,
     summary: (name) =>
       `${name} is a Peacemaker: calm, patient and steady, they keep a group working ` +
       'together. They are motivated by harmony, fairness and a stable team, and they ' +
@@ -195,14 +144,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Steward: {
     description: 'Protects what they are responsible for: dependable, loyal and careful with resources.',
-    terms: [
-      'reliab*', 'dependab*', 'loyal*', 'duty', 'steward*', 'tradition*',
-      'safeguard*', 'protect*', 'complian*', 'governance', 'conservativ*', 'prudent*',
-      'custodian*', 'trustworth*', 'trustee*', 'consisten*', 'stabil*', 'steady',
-      'routine*', 'cauti*', 'careful*', 'risk averse', 'long serving', 'budget*',
-      'conscientious*',
-      'preserv*', 'hand* down', 'hand* on', 'heritage', 'spending', 'accounts',
-    ],
+    terms: SNAP_TERMS.Steward,
     summary: (name) =>
       `${name} is a Steward: dependable, loyal and careful with what they are responsible ` +
       'for. They are motivated by duty, stability and protecting the people, resources ' +
@@ -215,14 +157,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Systematizer: {
     description: 'Brings order: plans, processes and schedules that make work repeatable.',
-    terms: [
-      'plan', 'plans', 'plann*', 'organised', 'organized', 'organiser*', 'organizer*',
-      'process*', 'structur*', 'schedul*', 'system*', 'logistic*', 'efficien*',
-      'workflow*', 'checklist*', 'methodical*', 'project manag*', 'coordinat*',
-      'timeline*', 'deadline*', 'procedure*', 'framework*', 'step by step', 'orderly',
-      'operations',
-      'repeatable', 'template*', 'standardis*', 'standardiz*', 'timetable*', 'order', 'scheme*', 'reorganis*', 'reorganiz*', 'organis*', 'organiz*',
-    ],
+    terms: SNAP_TERMS.Systematizer,
     summary: (name) =>
       `${name} is a Systematizer: they bring order, plans and repeatable processes to ` +
       'whatever they touch. They are motivated by efficiency, predictability and doing a ' +
@@ -235,13 +170,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Precisionist: {
     description: 'Gets it exactly right: careful with detail, accuracy and quality.',
-    terms: [
-      'detail*', 'accura*', 'audit*', 'accountant*', 'accounting', 'bookkeep*', 'qa',
-      'quality', 'precis*', 'meticulous*', 'perfectionis*', 'thorough*', 'spreadsheet*',
-      'numbers', 'exacting', 'correctness', 'error free', 'proofread*', 'double check*',
-      'rigor*', 'rigour*', 'standards', 'tester*', 'testing', 'pedantic', 'nitpick*',
-      'exact', 'exactly', 'tolerance*', 'error*', 'imperfect*', 'perfect', 'pixel*', 'tiny',
-    ],
+    terms: SNAP_TERMS.Precisionist,
     summary: (name) =>
       `${name} is a Precisionist: careful, exact and attentive to the details others ` +
       'miss. They are motivated by quality, accuracy and getting it right, and they hold ' +
@@ -254,13 +183,7 @@ export const SNAP_LEXICON: Readonly<Record<ProfileName, ProfileLexicon>> = {
   },
   Investigator: {
     description: 'Wants to understand why: curious, analytical and led by evidence.',
-    terms: [
-      'analy*', 'research*', 'curio*', 'investigat*', 'data', 'scien*', 'evidence',
-      'question*', 'hypothes*', 'experiment*', 'logic*', 'insight*', 'deep dive*',
-      'root cause*', 'dig* into', 'probe*', 'problem solv*', 'statistic*', 'math*',
-      'phd', 'academic*', 'forensic*', 'diagnos*', 'critical think*', 'detective*',
-      'dig*', 'find out', 'understand*', 'facts', 'records', 'documents', 'why', 'really happened',
-    ],
+    terms: SNAP_TERMS.Investigator,
     summary: (name) =>
       `${name} is an Investigator: curious and analytical, they want to understand how ` +
       'and why things work. They are motivated by insight, by hard problems and by ' +

@@ -7,12 +7,15 @@
  * Scoring
  * - Notes and job title are split into words (`snap-words.ts`); the age range is not
  *   evidence.
- * - Each lexicon term found scores 1 once per source however often it repeats, in the
- *   notes or the job title alike (a job title says what someone does, not how; the
+ * - Terms are looked for longest first (`snap-terms.ts`): a phrase takes its words, and
+ *   a shorter term of any profile is not found on them again; everyday phrases
+ *   (`NEUTRAL_PHRASES`: "direct report", "some kind of") take their words for no profile.
+ * - Each lexicon term found scores 1 in the notes and 0.5 in the job title, once per
+ *   source however often it repeats (a job title says what someone does, not how; the
  *   evaluation set's people are often not their job's obvious profile). Repeating a
  *   word does not buy a profile.
  * - A WordNet synonym of a term (`snap-synonyms.ts`), a word no term matched, scores
- *   0.5: notes in other words than the lexicon's still count, as weaker evidence.
+ *   half as much: notes in other words than the lexicon's still count, as weaker evidence.
  * - Profiles rank by score. Equal scores rank by the evidence alone: the profile with
  *   more job-title hits first, then the one whose first hit comes earlier in the
  *   notes, then taxonomy order. No name, no hash, no randomness, no clock.
@@ -27,12 +30,11 @@
  * field is null and the confidence is Low; the reasoning says why.
  *
  * Confidence, from the primary's lead over the next profile (any profile, Visionary
- * included), set on the development half of the evaluation set (`make eval`,
- * docs/evaluation.md), where top-1 accuracy rose with the lead: level or 0.5 ahead 72%,
- * 1 to 2.5 ahead 91%, 3 or more ahead 100%:
+ * included); on the development half of the evaluation set (`make eval`,
+ * docs/evaluation.md) top-1 accuracy was 100% at High, 96% at Medium and 71% at Low:
  * - High:   score >= 3 and lead >= 3
  * - Medium: lead >= 1
- * - Low:    a tie at the top, or half a point ahead
+ * - Low:    a tie at the top, or less than a point ahead
  *
  * The reasoning quotes only words that matched a lexicon term, never other note text.
  */
@@ -48,11 +50,13 @@ import { SUBJECT_REFERENCE } from '../../domain/subject-name';
 import { unsupportedLanguageOf } from './notes-language';
 import { abstentionReasoning, buildReasoning, type RankedProfile } from './snap-reasoning';
 import { SNAP_LEXICON } from './snap-lexicon';
+import { NEUTRAL_PHRASES } from './snap-terms';
 import { synonymHits } from './snap-synonyms';
 import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
 export const NOTES_TERM_WEIGHT = 1;
-export const JOB_TYPE_TERM_WEIGHT = 1;
+/** A job title says what someone does, not how they do it: half a notes term. */
+export const JOB_TYPE_TERM_WEIGHT = 0.5;
 /** A WordNet synonym of a term (`snap-synonyms.ts`) is weaker evidence than the term. */
 export const SYNONYM_WEIGHT = 0.5;
 
@@ -69,10 +73,26 @@ const PROFILE_TERMS: readonly { name: ProfileName; terms: readonly CompiledTerm[
   (profile) => ({ name: profile.name, terms: SNAP_LEXICON[profile.name].terms.map(compileTerm) }),
 );
 
+/**
+ * Every term with its profile's index, longest first: a phrase is looked for before the
+ * words it holds, and the words it matched are not counted again ("asks questions" is
+ * Investigator's phrase; "questions" alone is not counted as well).
+ */
+const TERMS_LONGEST_FIRST: readonly { profile: number; term: CompiledTerm }[] = PROFILE_TERMS.flatMap(({ terms }, profile) =>
+  terms.map((term) => ({ profile, term })),
+).sort((a, b) => b.term.length - a.term.length);
+
+/** Everyday phrases that take their words for no profile (`NEUTRAL_PHRASES`). */
+const NEUTRAL: readonly CompiledTerm[] = NEUTRAL_PHRASES.map(compileTerm);
+
 export function predictSnapEmbedded(subject: AnonymousSubject): SnapPrediction {
   const language = unsupportedLanguageOf(subject.notes);
   if (language !== undefined) return abstention(abstentionReasoning({ language }));
+  return predictFromLexicon(subject);
+}
 
+/** The prediction the lexicon's evidence gives, whatever language the notes are in (`predictSnapEmbedded` asks that first). */
+export function predictFromLexicon(subject: AnonymousSubject): SnapPrediction {
   const ranking = rankProfiles(toWords(subject.notes), toWords(subject.jobType ?? ''));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
@@ -141,7 +161,9 @@ interface Scored extends RankedProfile {
 function rankProfiles(notesWords: readonly string[], jobTypeWords: readonly string[]): RankedProfile[] {
   const notes = new WordIndex(notesWords);
   const jobType = new WordIndex(jobTypeWords);
-  const termHits = PROFILE_TERMS.map(({ terms }) => ({ inNotes: hitsOf(notes, terms), inJobType: hitsOf(jobType, terms) }));
+  const inNotes = hitsByProfile(notes);
+  const inJobType = hitsByProfile(jobType);
+  const termHits = PROFILE_TERMS.map((_, profile) => ({ inNotes: inNotes[profile] ?? [], inJobType: inJobType[profile] ?? [] }));
   const notesSynonyms = synonymHits(notesWords, coveredBy(termHits.flatMap((hits) => hits.inNotes)));
   const jobTypeSynonyms = synonymHits(jobTypeWords, coveredBy(termHits.flatMap((hits) => hits.inJobType)));
   const scored: Scored[] = PROFILE_TERMS.map(({ name }, taxonomyIndex) => {
@@ -175,12 +197,19 @@ function coveredBy(hits: readonly TermHit[]): Set<number> {
   return covered;
 }
 
-/** The terms found in a text, in lexicon order. */
-function hitsOf(text: WordIndex, terms: readonly CompiledTerm[]): TermHit[] {
-  const hits: TermHit[] = [];
-  for (const term of terms) {
-    const hit = text.find(term);
-    if (hit) hits.push(hit);
+/** The terms found in a text, per profile in taxonomy order: longest terms first, each on words no longer term took. */
+function hitsByProfile(text: WordIndex): TermHit[][] {
+  const hits: TermHit[][] = PROFILE_TERMS.map(() => []);
+  const taken = new Set<number>();
+  for (const phrase of NEUTRAL) {
+    const hit = text.find(phrase);
+    if (hit) for (let at = hit.at; at < hit.at + phrase.length; at += 1) taken.add(at);
+  }
+  for (const { profile, term } of TERMS_LONGEST_FIRST) {
+    const hit = text.find(term, taken);
+    if (!hit) continue;
+    hits[profile]?.push(hit);
+    if (term.length > 1) for (let at = hit.at; at < hit.at + term.length; at += 1) taken.add(at);
   }
   return hits;
 }

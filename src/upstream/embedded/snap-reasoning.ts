@@ -106,7 +106,7 @@ function confidenceSentence({ ranking, primary, confidence }: ReasoningInput): s
   const position = lead === 0 ? 'level with' : `${lead} ahead of`;
   return (
     `Confidence is ${confidence}: an evidence score of ${primary.score} ` +
-    `(a lexicon term counts 1, a WordNet synonym of one 0.5), ${position} the next profile.`
+    `(a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that), ${position} the next profile.`
   );
 }
 

@@ -84,33 +84,34 @@ export class WordIndex {
   }
 
   /**
-   * The term's first occurrence: the smallest position where all its parts match, or
-   * none. An empty term (`compileTerm` never makes one) occurs nowhere.
+   * The term's first occurrence: the smallest position where all its parts match, none of
+   * its words `taken` (by a longer term already found), or none. An empty term
+   * (`compileTerm` never makes one) occurs nowhere.
    */
-  find(term: CompiledTerm): TermHit | undefined {
-    const at = this.firstPosition(term);
+  find(term: CompiledTerm, taken: ReadonlySet<number> = NONE_TAKEN): TermHit | undefined {
+    const at = this.firstPosition(term, taken);
     if (at === undefined) return undefined;
     return { at, text: this.words.slice(at, at + term.length).join(' ') };
   }
 
-  private firstPosition(term: CompiledTerm): number | undefined {
+  private firstPosition(term: CompiledTerm, taken: ReadonlySet<number>): number | undefined {
     const [first] = term;
     if (first === undefined) return undefined;
-    if (!first.stem) return this.firstMatchOf(first.text, term);
+    if (!first.stem) return this.firstMatchOf(first.text, term, taken);
     let best: number | undefined;
     for (let i = this.firstAtOrAfter(first.text); i < this.sorted.length; i += 1) {
       const word = this.sorted[i];
       if (word === undefined || !word.startsWith(first.text)) break;
-      const at = this.firstMatchOf(word, term);
+      const at = this.firstMatchOf(word, term, taken);
       if (at !== undefined && (best === undefined || at < best)) best = at;
     }
     return best;
   }
 
-  /** The first position of `word` where the whole term matches, not right after a negation. */
-  private firstMatchOf(word: string, term: CompiledTerm): number | undefined {
+  /** The first position of `word` where the whole term matches, not right after a negation, on words not taken. */
+  private firstMatchOf(word: string, term: CompiledTerm, taken: ReadonlySet<number>): number | undefined {
     for (const at of this.positions.get(word) ?? []) {
-      if (matchesAt(this.words, at, term) && !NEGATIONS.has(this.words[at - 1] ?? '')) return at;
+      if (matchesAt(this.words, at, term) && !NEGATIONS.has(this.words[at - 1] ?? '') && !overlaps(at, term.length, taken)) return at;
     }
     return undefined;
   }
@@ -131,6 +132,13 @@ export class WordIndex {
 /** Where one term first occurs in `words`. To look for many terms in one text, index it once with `WordIndex`. */
 export function findTerm(words: readonly string[], term: CompiledTerm): TermHit | undefined {
   return new WordIndex(words).find(term);
+}
+
+const NONE_TAKEN: ReadonlySet<number> = new Set();
+
+function overlaps(at: number, length: number, taken: ReadonlySet<number>): boolean {
+  for (let offset = 0; offset < length; offset += 1) if (taken.has(at + offset)) return true;
+  return false;
 }
 
 function matchesAt(words: readonly string[], at: number, term: CompiledTerm): boolean {

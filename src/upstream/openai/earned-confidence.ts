@@ -12,7 +12,8 @@
  */
 import { CONFIDENCE_LEVELS, type Confidence } from '../../domain/profiles';
 import type { AnonymousSubject, SnapPrediction } from '../../domain/ports';
-import { predictSnapEmbedded } from '../embedded/snap-prediction';
+import { unsupportedLanguageOf } from '../embedded/notes-language';
+import { predictFromLexicon } from '../embedded/snap-prediction';
 
 export function withEarnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject): SnapPrediction {
   return { ...prediction, confidence: earnedConfidence(prediction, subject) };
@@ -20,8 +21,11 @@ export function withEarnedConfidence(prediction: SnapPrediction, subject: Anonym
 
 export function earnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject): Confidence {
   if (prediction.profile === null) return 'Low';
-  const evidence = predictSnapEmbedded(subject);
+  const evidence = predictFromLexicon(subject);
   if (evidence.profile !== prediction.profile || evidence.confidence === null) return 'Low';
+  // Asked last: identifying the language costs more than reading the lexicon (about 0.3 ms
+  // for a paragraph), and only an answer the lexicon agrees with needs it.
+  if (unsupportedLanguageOf(subject.notes) !== undefined) return 'Low';
   return lower(evidence.confidence, prediction.confidence ?? 'High');
 }
 

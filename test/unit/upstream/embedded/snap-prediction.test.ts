@@ -113,7 +113,7 @@ describe('predictSnapEmbedded', () => {
       expect(prediction.reasoning).toBe(
         'The notes mention "audit", "spreadsheet" and "accuracy", which point to Precisionist. ' +
           '"plan" points to Systematizer as the secondary profile. ' +
-          'Confidence is Medium: an evidence score of 3 (a lexicon term counts 1, a WordNet synonym of one 0.5), 2 ahead of the next profile.',
+          'Confidence is Medium: an evidence score of 3 (a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that), 2 ahead of the next profile.',
       );
       expect(prediction.summary).toMatch(/^The person is a Precisionist: /u);
       expect(prediction.secondary_profile_summary).toMatch(/^The person also has a Systematizer side: /u);
@@ -194,12 +194,27 @@ describe('predictSnapEmbedded', () => {
 
   describe('little or no evidence', () => {
     it('when the notes hold only WordNet synonyms of lexicon terms, then they are evidence at half weight and quoted', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Unafraid and unaccompanied.' }));
+      const prediction = predictSnapEmbedded(subject({ notes: 'Unafraid and dauntless.' }));
 
       expect(prediction.profile).toBe('Trailblazer');
       expect(prediction.confidence).toBe('Medium');
-      expect(prediction.reasoning).toContain('"unafraid" and "unaccompanied"');
+      expect(prediction.reasoning).toContain('"unafraid" and "dauntless"');
       expect(prediction.reasoning).toContain('an evidence score of 1 ');
+    });
+
+    it('when a phrase of one profile holds a word of another, then only the phrase counts', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Questions assumptions.' }));
+
+      expect([prediction.profile, prediction.confidence]).toEqual(['Challenger', 'Medium']);
+      expect(prediction.secondary_profile).not.toBe('Investigator');
+      expect(prediction.reasoning).toContain('"questions assumptions"');
+    });
+
+    it('when a lexicon word is used in an everyday phrase ("direct report"), then it is no evidence', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Direct report of the finance lead.' }));
+
+      expect(prediction.profile).toBeNull();
+      expect(prediction.confidence).toBe('Low');
     });
 
     it('when the only synonym follows a negation, then it is no evidence and no profile is given', () => {
@@ -218,6 +233,11 @@ describe('predictSnapEmbedded', () => {
       ['when the notes say "No idea really."', { given: subject({ notes: 'No idea really.' }) }],
       ['when the notes are "asdf qwerty"', { given: subject({ notes: 'asdf qwerty' }) }],
       ['when the notes say "Works here."', { given: subject({ notes: 'Works here.' }) }],
+      ['when the notes say "Lives alone with a cat."', { given: subject({ notes: 'Lives alone with a cat.' }) }],
+      ['when the notes say "Reports to Frank."', { given: subject({ notes: 'Reports to Frank.' }) }],
+      ['when the notes say "Meeting scheduled for Tuesday."', { given: subject({ notes: 'Meeting scheduled for Tuesday.' }) }],
+      ['when the notes say "Recently promoted."', { given: subject({ notes: 'Recently promoted.' }) }],
+      ['when the notes say "Met at the conference."', { given: subject({ notes: 'Met at the conference.' }) }],
     ])('%s, then every profile field is null, the confidence Low, and the reasoning says why', (_name, { given }) => {
       const prediction = predictSnapEmbedded(given);
 
@@ -262,8 +282,8 @@ describe('predictSnapEmbedded', () => {
       ['when five terms point one way, then confidence is High', {
         given: subject({ notes: 'Meticulous, accurate, thorough and detail-focused in every audit.' }), want: 'High',
       }],
-      ['when the job title alone matches, then confidence is Medium', {
-        given: subject({ notes: 'Joined last year.', jobType: 'Accountant' }), want: 'Medium',
+      ['when the job title alone matches, then confidence is Low', {
+        given: subject({ notes: 'Joined last year.', jobType: 'Accountant' }), want: 'Low',
       }],
       ['when two notes terms point one way, then confidence is Medium', {
         given: subject({ notes: 'Keeps the spreadsheet accurate.' }), want: 'Medium',
@@ -307,11 +327,18 @@ describe('predictSnapEmbedded', () => {
       expect([auditFirst.confidence, planFirst.confidence]).toEqual(['Low', 'Low']);
     });
 
-    it('when a tie is between the job title and the notes, then the job title goes first', () => {
+    it('when one term is in the notes and another profile\'s in the job title, then the notes win (a job title says what someone does, not how)', () => {
       const prediction = predictSnapEmbedded(subject({ notes: 'Loves the plan.', jobType: 'Auditor' }));
 
-      expect(prediction.profile).toBe('Precisionist');
-      expect(prediction.secondary_profile).toBe('Systematizer');
+      expect(prediction.profile).toBe('Systematizer');
+      expect(prediction.secondary_profile).toBe('Precisionist');
+      expect(prediction.reasoning).toContain('an evidence score of 1 ');
+    });
+
+    it('when two job title terms meet one notes term of another profile, then they tie and the job title goes first', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Loves the plan.', jobType: 'Quality auditor' }));
+
+      expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Precisionist', 'Systematizer', 'Low']);
     });
   });
 
@@ -333,10 +360,10 @@ describe('predictSnapEmbedded', () => {
 describe('SNAP_LEXICON', () => {
   const entries = PROFILES.map((profile) => [profile.name, SNAP_LEXICON[profile.name]] as const);
 
-  // At most 40: the lexicon grew from 26 when it was tuned on the evaluation set's development half.
-  it.each(entries)('when %s is read, then it has 12 to 40 normalised, distinct terms and its own texts', (name, lexicon) => {
-    expect(lexicon.terms.length).toBeGreaterThanOrEqual(12);
-    expect(lexicon.terms.length).toBeLessThanOrEqual(40);
+  // Written from what each profile means (snap-terms.ts): about a hundred terms each, a small lexicon to scan.
+  it.each(entries)('when %s is read, then it has 40 to 150 normalised, distinct terms and its own texts', (name, lexicon) => {
+    expect(lexicon.terms.length).toBeGreaterThanOrEqual(40);
+    expect(lexicon.terms.length).toBeLessThanOrEqual(150);
     expect(new Set(lexicon.terms).size).toBe(lexicon.terms.length);
     for (const term of lexicon.terms) expect(toWords(wordOf(term)).join(' ')).toBe(wordOf(term));
     expect(lexicon.description.length).toBeGreaterThan(0);
@@ -344,12 +371,13 @@ describe('SNAP_LEXICON', () => {
     expect(lexicon.secondarySummary('Ada')).toMatch(new RegExp(`^Ada also has an? ${name} `, 'u'));
   });
 
-  it.each(entries)('when the terms of %s are written as plain words, then no other profile matches them', (name, lexicon) => {
+  const oneWord = (terms: readonly string[]): string[] => terms.filter((term) => !term.includes(' '));
+  it.each(entries)('when the one-word terms of %s are written as plain words, then no one-word term of another profile matches them', (name, lexicon) => {
     const others = entries.filter(([other]) => other !== name);
-    for (const term of lexicon.terms) {
+    for (const term of oneWord(lexicon.terms)) {
       const words = toWords(wordOf(term));
       for (const [other, otherLexicon] of others) {
-        const clash = otherLexicon.terms.find((t) => findTerm(words, compileTerm(t)) !== undefined);
+        const clash = oneWord(otherLexicon.terms).find((t) => findTerm(words, compileTerm(t)) !== undefined);
         expect({ term, other, clash }).toEqual({ term, other, clash: undefined });
       }
     }

@@ -21,6 +21,12 @@ describe('earnedConfidence', () => {
   test.each<[string, Partial<SnapPrediction>, { notes: string; jobType?: string }, string]>([
     ['the model says High about junk', { profile: 'Trailblazer', primary_code: 'TB' }, { notes: 'Says no.' }, 'Low'],
     ['the model says High about notes in another language', {}, { notes: 'Arbeitet sehr genau, prüft jede Zahl zweimal und plant jede Woche im Voraus.' }, 'Low'],
+    [
+      'the model says High about notes in another language whose loanwords the lexicon reads as the same profile',
+      {},
+      { notes: 'Er arbeitet sehr genau und gründlich, prüft jedes Audit zweimal, achtet auf jedes Detail und kontrolliert jede Zahl, bevor er etwas unterschreibt.' },
+      'Low',
+    ],
     ['the model says High against the evidence', { profile: 'Ambassador', primary_code: 'AM' }, AUDITOR, 'Low'],
     ['the model says High and the evidence agrees strongly', {}, AUDITOR, 'High'],
     ['the model says Low and the evidence agrees strongly', { confidence: 'Low' }, AUDITOR, 'Low'],

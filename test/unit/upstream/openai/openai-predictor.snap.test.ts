@@ -177,8 +177,8 @@ describe('OpenAiPredictor.predictSnap', () => {
     [
       'the confidence is not High, Medium or Low',
       aSnapAnswer({ confidence: 'Very high' }),
-      'it is earned from the evidence alone',
-      { confidence: 'Low' },
+      'it is earned from the evidence alone (the lexicon: Catalyst by "infectious" and "energy", one ahead of Connector\'s "recruits")',
+      { confidence: 'Medium' },
     ],
   ])('when %s, then %s', async (_, answer, _then, expected) => {
     fake.script(reply(answer));
