@@ -148,9 +148,10 @@ docs: install
 # Not part of `make test` (minutes of load); test/integration/bench-harness.test.ts runs its --quick mode.
 # BENCH_ARGS: --quick, --app DIR (measure another checkout's build), --no-real-model, --keep (keep the logs), --out FILE.
 # PostgreSQL runs durable (fsync, synchronous_commit on), as production would; the tests keep fsync off.
+# On the Node the image runs (scripts/image-node.sh): the service, its load and its fakes.
 bench: build
 	npx tsc -p scripts/bench/tsconfig.json
-	PPS_TEST_PG_DURABLE=1 scripts/with-test-services.sh node dist/scripts/bench/run-bench.js $(BENCH_ARGS)
+	PPS_TEST_PG_DURABLE=1 scripts/with-test-services.sh "$$(scripts/image-node.sh)/bin/node" dist/scripts/bench/run-bench.js $(BENCH_ARGS)
 
 clean:
 	rm -rf dist .data .services test-output

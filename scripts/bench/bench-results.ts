@@ -1,5 +1,6 @@
 /** Everything one bench run measured. */
 import type { BenchSettings } from './bench-settings';
+import type { ColdStarts } from './cold-start';
 import type { Machine } from './machine';
 import type { RealModelResults } from './real-model';
 import type { CommitLatency, Durability } from './scratch-database';
@@ -18,6 +19,6 @@ export interface BenchResults {
   commitLatency: CommitLatency;
   upstreamPath: UpstreamPathResults;
   realModel: RealModelResults;
-  coldStartsMs: number[];
+  coldStarts: ColdStarts;
   throughput: ThroughputRow[];
 }

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     const upstreamPath = await measureUpstreamPath(paths, settings, backing, database, log);
     await database.checkpoint();
     const realModel = await measureRealModel(paths, ROOT, settings.realModelCalls, backing, database, log);
-    const coldStartsMs = await measureColdStarts(paths, settings.coldStartRuns, { databaseUrl, redisUrl, runId }, log);
+    const coldStarts = await measureColdStarts(paths, settings.coldStartRuns, { databaseUrl, redisUrl, runId }, log);
     await database.checkpoint();
     const throughput = await measureThroughput(paths, settings, backing, log);
     results = {
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       commitLatency,
       upstreamPath,
       realModel,
-      coldStartsMs,
+      coldStarts,
       throughput,
     };
   } finally {

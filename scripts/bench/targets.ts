@@ -30,7 +30,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   const realOverheads = results.realModel.calls.flatMap((call) => (call.status === 201 && call.overheadMs !== undefined ? [call.overheadMs] : []));
   const realWorst = realOverheads.length > 0 ? Math.max(...realOverheads) : undefined;
   const statementsPerCall = per(overhead.statements, created(row));
-  const coldStart = median(results.coldStartsMs);
+  const coldStart = median(results.coldStarts.replacedMs);
   return [
     {
       target: `gateway overhead p50 ≤ 3 ms at ${rate} req/s, 2 s upstream`,
@@ -81,9 +81,9 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
       met: realOverheads.length === results.realModel.calls.length && within(realWorst, 15),
     },
     {
-      target: 'cold start to the first 201 on PostgreSQL ≤ 1 s',
+      target: 'cold start to the first 201 on PostgreSQL ≤ 1 s, a pod replaced or scaled out',
       anchor: 'issue 26; a pod replaced or scaled out serves within a second',
-      measured: `${show(coldStart, 0, 'ms')} (median of ${results.coldStartsMs.length})`,
+      measured: `${show(coldStart, 0, 'ms')} (median of ${results.coldStarts.replacedMs.length}); a first install: ${show(median(results.coldStarts.firstInstallMs), 0, 'ms')}`,
       met: within(coldStart, 1000),
     },
   ];
