@@ -5,8 +5,7 @@
  * from the environment (OPENAI_BASE_URL, OPENAI_ORG_ID, OPENAI_PROJECT_ID,
  * OPENAI_ADMIN_KEY, OPENAI_LOG, OPENAI_API_VERSION, AZURE_OPENAI_*) is given explicitly,
  * so only the service's configuration decides; OPENAI_CUSTOM_HEADERS is refused by the
- * configuration. No debug log of request bodies: they hold the notes; the SDK's warnings
- * and errors are logged without the data they carry.
+ * configuration. No debug log of request bodies: they hold the notes.
  *
  * The SDK sends through undici's own `fetch` (each attempt is given its dispatcher,
  * upstream-agent.ts), never retries by itself (`maxRetries: 0`: retry-policy.ts
@@ -27,17 +26,6 @@ export interface Connection {
   deployment?: string;
 }
 
-/**
- * The SDK's log without its data: a stream chunk it cannot parse is logged with the
- * chunk, which may echo the notes; only the message itself (its first argument) is kept.
- */
-const MESSAGE_ONLY = {
-  error: (message: unknown) => console.error(`openai: ${String(message)}`),
-  warn: (message: unknown) => console.warn(`openai: ${String(message)}`),
-  info: () => undefined,
-  debug: () => undefined,
-};
-
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export function createClient(connection: Connection): OpenAI {
@@ -52,7 +40,6 @@ export function createClient(connection: Connection): OpenAI {
     webhookSecret: null,
     defaultHeaders: {},
     logLevel: 'warn' as const,
-    logger: MESSAGE_ONLY,
   };
   if (connection.kind === 'openai') return new OpenAI({ ...common, baseURL: connection.baseURL });
   return new AzureOpenAI({

@@ -241,7 +241,7 @@ export class OpenAiPredictor implements Predictor {
         if (usage.promptTokens !== null || usage.completionTokens !== null) tally.usage = usage;
         return response;
       }
-      const streamed = chat.create({ ...this.body(completion), stream: true, stream_options: { include_usage: true } }, options).then((stream) => readStream(stream, tally));
+      const streamed = chat.create({ ...this.body(completion), stream: true, stream_options: { include_usage: true } }, options).asResponse().then((response) => readStream(response, tally));
       return await abortable(streamed, clock.signal);
     } finally {
       clock.end();
