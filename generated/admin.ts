@@ -402,7 +402,7 @@ export interface components {
             completion: number;
             failed: components["schemas"]["FailedCallUsage"];
         };
-        /** @description The account's upstream calls that stored no result and so charged nothing (the upstream failed, the answer was cut at the token bound, unusable or refused, the client left, or the primary failed before the fallback answered): the operator paid for them all the same. `prompt` and `completion` are the tokens their `usage` reported, plus an estimate for each call that ended without a usage report (aborted, timed out, connection lost, an HTTP error), which `unreportedCalls` counts: its prompt tokens at 4 characters a token of what was sent, once per attempt sent, and 0 completion tokens (the answer is not streamed, so nothing of it is known). `estimatedPrompt` is the estimated part of `prompt`. */
+        /** @description The account's upstream calls that stored no result and so charged nothing (the upstream failed, the answer was cut at the token bound, unusable or refused, the client left, or the primary failed before the fallback answered): the operator paid for them all the same. `prompt` and `completion` are the tokens their `usage` reported, plus an estimate for each call that ended without a usage report (aborted, timed out, connection lost, an HTTP error), which `unreportedCalls` counts: its prompt tokens estimated from what was sent (about 4 characters a token of English, 3 tokens a CJK character), once per attempt sent, and its completion tokens one per chunk of the streamed answer that arrived. `estimatedPrompt` and `estimatedCompletion` are the estimated parts of `prompt` and `completion`. */
         FailedCallUsage: {
             /** @example 640 */
             prompt: number;
@@ -414,6 +414,8 @@ export interface components {
             unreportedCalls: number;
             /** @example 320 */
             estimatedPrompt: number;
+            /** @example 40 */
+            estimatedCompletion: number;
         };
         /**
          * Format: int32
@@ -510,7 +512,7 @@ export interface components {
              */
             notStored: number;
         };
-        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a failed call that ended without a usage report (4 characters a token of the prompt sent, once per attempt; 0 completion tokens). `unreportedCalls`: upstream calls that ended with neither (an answer without `usage`, or a call that never reached the upstream). */
+        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a failed call that ended without a usage report (the prompt sent, about 4 characters a token of English, once per attempt sent; a completion token per chunk of the streamed answer that arrived). `unreportedCalls`: upstream calls that ended with neither (an answer without `usage`, or a call that never reached the upstream). */
         ModelTokens: {
             /**
              * @description The model the service asked for (its configured name).

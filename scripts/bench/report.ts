@@ -96,7 +96,7 @@ function upstreamPathSection(results: BenchResults): string[] {
   return [
     `## Overhead at ${overhead.rate} req/s, upstream ${settings.upstreamDelayMs / 1000} s`,
     '',
-    `A fresh one-process service, PostgreSQL and Redis, its predictor calling the fake OpenAI-compatible upstream (answers after ${settings.upstreamDelayMs} ms), provisioned for the calls in flight (\`OPENAI_MAX_SOCKETS\`, \`MAX_REQUESTS_IN_FLIGHT\`); 100 accounts; ` +
+    `A fresh one-process service, PostgreSQL and Redis, its predictor calling the fake OpenAI-compatible upstream (each answer streamed over ${settings.upstreamDelayMs} ms, a chunk of about one token at a time), provisioned for the calls in flight (\`OPENAI_MAX_SOCKETS\`, \`MAX_REQUESTS_IN_FLIGHT\`); 100 accounts; ` +
       `requests leave at a fixed rate whatever the answers (open loop), for ${overhead.seconds} s after ${settings.warmupSeconds} s of warm-up. ` +
       "Overhead: each 201's `Server-Timing` total minus upstream. CPU: the service's process and PostgreSQL's (postmaster and backends) over the run, per 201. Statements: pg_stat_statements' calls in the service's database, per 201.",
     '',

@@ -1,16 +1,18 @@
 /**
  * The slow upstream of the bench: the tests' fake OpenAI-compatible server
  * (test/support/fake-openai-server.ts) in a process of its own, answering every chat
- * completion with a valid prediction after DELAY_MS (default 2000). It prints its base
+ * completion with a valid prediction that takes DELAY_MS (default 2000): streamed, as the
+ * service asks, its chunks of about one token each written one by one over that time, as a
+ * model writes them (docs/benchmarking.md). It prints its base
  * URL as one JSON line, and on SIGTERM the number of requests it received with the time
  * (epoch ms, to 5 ms) each arrived, and the most it was answering at once (one socket each).
  *   DELAY_MS=2000 node dist/scripts/bench/slow-upstream.js
  */
-import { delay, reply, startFakeOpenAi, UPSTREAM_PREDICTION } from '../../test/support/fake-openai-server';
+import { paced, reply, startFakeOpenAi, UPSTREAM_PREDICTION } from '../../test/support/fake-openai-server';
 
 async function main(): Promise<void> {
   const fake = await startFakeOpenAi();
-  fake.always(delay(Number(process.env['DELAY_MS'] ?? 2000), reply(UPSTREAM_PREDICTION)));
+  fake.always(paced(Number(process.env['DELAY_MS'] ?? 2000), reply(UPSTREAM_PREDICTION)));
   const arrivals: number[] = [];
   const watcher = setInterval(() => {
     while (arrivals.length < fake.requests.length) arrivals.push(Date.now());

@@ -67,7 +67,7 @@ export class KnexAccountRepository implements AccountRepository {
     return { prompt: toNumber(row?.prompt ?? 0), completion: toNumber(row?.completion ?? 0) };
   }
 
-  /** The account's calls that stored no result (migrations 008, 012); none yet: zeros. */
+  /** The account's calls that stored no result (migrations 008, 012, 014); none yet: zeros. */
   private async failedOf(accountId: number): Promise<FailedCallUsage> {
     const row = await this.db('failed_call_usage').where({ account_id: accountId }).first();
     return {
@@ -76,6 +76,7 @@ export class KnexAccountRepository implements AccountRepository {
       calls: toNumber(row?.calls ?? 0),
       unreportedCalls: toNumber(row?.unreported_calls ?? 0),
       estimatedPrompt: toNumber(row?.estimated_prompt_tokens ?? 0),
+      estimatedCompletion: toNumber(row?.estimated_completion_tokens ?? 0),
     };
   }
 

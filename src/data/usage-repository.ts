@@ -1,6 +1,6 @@
 /**
  * What of a paid call stored no result, in one statement: its upstream calls added to the
- * account's failed-call usage (migrations 008, 012: one row per account) and, per model, to
+ * account's failed-call usage (migrations 008, 012, 014: one row per account) and, per model, to
  * its usage tallies of this hour (migration 013), with the call itself counted by its kind.
  */
 import type { Knex } from 'knex';
@@ -32,6 +32,7 @@ export class KnexUsageRepository implements UsageRepository {
       calls: spends.length,
       unreported_calls: sum(spends, (spend) => (spend.estimated === true || unreported(spend) ? 1 : 0)),
       estimated_prompt_tokens: sum(spends, (spend) => (spend.estimated === true ? (spend.promptTokens ?? 0) : 0)),
+      estimated_completion_tokens: sum(spends, (spend) => (spend.estimated === true ? (spend.completionTokens ?? 0) : 0)),
     };
     return this.db('failed_call_usage').insert(usage).onConflict('account_id').merge(this.added('failed_call_usage', FAILED_USAGE_COUNTS));
   }
@@ -69,5 +70,5 @@ export class KnexUsageRepository implements UsageRepository {
   }
 }
 
-const FAILED_USAGE_COUNTS = ['prompt_tokens', 'completion_tokens', 'calls', 'unreported_calls', 'estimated_prompt_tokens'];
+const FAILED_USAGE_COUNTS = ['prompt_tokens', 'completion_tokens', 'calls', 'unreported_calls', 'estimated_prompt_tokens', 'estimated_completion_tokens'];
 const TALLY_COUNTS = ['calls', 'upstream_calls', 'prompt_tokens', 'completion_tokens', 'estimated_prompt_tokens', 'estimated_completion_tokens', 'unreported_calls'];

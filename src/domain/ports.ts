@@ -306,6 +306,8 @@ export interface FailedCallUsage {
   unreportedCalls: number;
   /** Of `prompt`, the estimated part (upstream/openai/estimated-usage.ts). */
   estimatedPrompt: number;
+  /** Of `completion`, the estimated part: the chunks of a streamed answer that arrived. */
+  estimatedCompletion: number;
 }
 
 /**

@@ -14,13 +14,13 @@
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
 
-/** English at about 4 characters a token (OpenAI's rule of thumb): also the usage estimate's and the output bounds' rate. */
+/** English at about 4 characters a token (OpenAI's rule of thumb): also the output bounds' rate. */
 export const ENGLISH_CHARACTERS_PER_TOKEN = 4;
 const HEAVY_TOKENS = 3;
 const OTHER_TOKENS = 0.5;
 const HEAVY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
 
-/** Estimated tokens of `text` (see above). */
+/** Estimated tokens of `text` (see above): also the estimate of a prompt sent without a usage report (upstream/openai/estimated-usage.ts). */
 export function estimatedTextTokens(text: string): number {
   let tokens = 0;
   for (const character of text) {

@@ -139,7 +139,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     upstreamTokens: new Counter({
       name: 'upstream_tokens_total',
-      help: "Tokens of upstream calls, by kind (prompt, completion), outcome (success; failure: paid all the same) and source (reported: the upstream's usage; estimated: a failed call without a usage report, prompt at 4 characters a token per attempt sent, completion 0).",
+      help: "Tokens of upstream calls, by kind (prompt, completion), outcome (success; failure: paid all the same) and source (reported: the upstream's usage; estimated: a failed attempt without a usage report, prompt from what was sent, completion a token per streamed chunk that arrived).",
       labelNames: ['operation', 'model', 'kind', 'upstream', 'outcome', 'source'] as const,
       registers: [registry],
     }),

@@ -17,6 +17,7 @@ import { until } from '../support/until';
 import { requireEnv, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 import { createDatabase } from '../../src/data/database';
 import { deleteExpiredIdempotencyKeys, returnExpiredHolds } from '../../src/data/sweeper';
+import { estimatedTextTokens } from '../../src/domain/text-tokens';
 
 jest.setTimeout(120_000);
 
@@ -131,11 +132,11 @@ describe('credit holds: no more upstream calls than credits', () => {
     expect(await creditsOf(server, account.accountId)).toEqual({ credits: 1, held: 0 });
     expect(await snapCountOf(server, account.accountId)).toBe(0);
     const view = await server.admin<{ tokens: { failed: unknown } }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    // Its prompt counted by the estimate (4 characters a token of what was sent), marked as estimated.
+    // Its prompt counted by the estimate of what was sent (domain/text-tokens.ts), marked as estimated; nothing of the answer arrived.
     const sent = fake.requests[0]?.chat?.messages ?? [];
-    const estimated = Math.ceil(sent.reduce((total, message) => total + message.content.length, 0) / 4);
+    const estimated = estimatedTextTokens(sent.map((message) => message.content).join(''));
     expect(estimated).toBeGreaterThan(0);
-    expect(view.tokens.failed).toEqual({ prompt: estimated, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: estimated });
+    expect(view.tokens.failed).toEqual({ prompt: estimated, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: estimated, estimatedCompletion: 0 });
     // 499 "client closed request", not the 200 Express had set when the client left.
     await until(async () => (await closed()) === closedBefore + 1);
   });

@@ -6,12 +6,13 @@
  */
 import { bodyOf } from '../support/json';
 import { delay, hang, reply, startFakeOpenAi, stall, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { promptEstimateOf } from '../support/prompt-estimate';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 const MODEL = 'gpt-economy-test';
-const NO_FAILED_CALLS = { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0, estimatedPrompt: 0 };
+const NO_FAILED_CALLS = { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0, estimatedPrompt: 0, estimatedCompletion: 0 };
 let fake: FakeOpenAi;
 let server: TestServer;
 
@@ -149,10 +150,10 @@ describe('usage', () => {
       const account = await createAccount(timing, 1);
       expect((await snap(timing, account.apiKey)).response.status).toBe(500);
       expect(fake.requests).toHaveLength(2);
-      const perAttempt = Math.ceil((fake.requests[0]?.chat?.messages ?? []).reduce((total, message) => total + message.content.length, 0) / 4);
+      const perAttempt = promptEstimateOf(fake.requests[0]);
       expect(perAttempt).toBeGreaterThan(100);
       const view = await timing.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-      expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt } });
+      expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt, estimatedCompletion: 0 } });
       const after = await metricsOf(timing);
       const added = (kind: string, source: string) => {
         const labels = { operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'failure', source };
@@ -170,7 +171,7 @@ describe('usage', () => {
     const account = await createAccount(server, 1);
     expect((await snap(server, account.apiKey)).response.status).toBe(500);
     const view = await server.admin<{ credits: number; tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    expect(view).toMatchObject({ credits: 1, tokens: { prompt: 0, completion: 0, failed: { prompt: 640, completion: 1000, calls: 1, unreportedCalls: 0, estimatedPrompt: 0 } } });
+    expect(view).toMatchObject({ credits: 1, tokens: { prompt: 0, completion: 0, failed: { prompt: 640, completion: 1000, calls: 1, unreportedCalls: 0, estimatedPrompt: 0, estimatedCompletion: 0 } } });
     const after = await metricsOf(server);
     const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'failure' });
     expect(sampleValue(after, 'upstream_tokens_total', labels('prompt')) - sampleValue(before, 'upstream_tokens_total', labels('prompt'))).toBe(640);
@@ -183,9 +184,9 @@ describe('usage', () => {
     const account = await createAccount(server, 1);
     expect((await snap(server, account.apiKey)).response.status).toBe(500);
     const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    // Both attempts were sent: each one's prompt is estimated at 4 characters a token of what was sent.
-    const perAttempt = Math.ceil((fake.requests[0]?.chat?.messages ?? []).reduce((total, message) => total + message.content.length, 0) / 4);
-    expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt } });
+    // Both attempts were sent: each one's prompt is estimated from what was sent.
+    const perAttempt = promptEstimateOf(fake.requests[0]);
+    expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt, estimatedCompletion: 0 } });
     const unreported = { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' };
     expect(sampleValue(await metricsOf(server), 'upstream_unreported_calls_total', unreported) - sampleValue(before, 'upstream_unreported_calls_total', unreported)).toBe(1);
   });

@@ -1,7 +1,10 @@
 /**
  * A fake OpenAI-compatible server for tests: node:http on 127.0.0.1, port 0, speaking
  * just enough Chat Completions (`POST /chat/completions`, with or without a `/v1`
- * prefix) for the `openai` SDK. Answers are scripted; every request is recorded.
+ * prefix) for the `openai` SDK. Answers are scripted; every request is recorded. A
+ * request with `stream: true` is answered as OpenAI and llama.cpp stream: server-sent
+ * events, a chunk of about one token (4 characters) each, then, when asked for
+ * (`stream_options.include_usage`), the usage in a last chunk with no choices, then `[DONE]`.
  *
  *   const fake = await startFakeOpenAi();
  *   fake.script(status(429, undefined, { headers: { 'retry-after-ms': '0' } }), reply({ profile: 'Catalyst' }));
@@ -12,6 +15,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { chunk, event, SSE_HEADERS, streamEvents, streamingOf, streamReply, textChunks, type Asked } from './fake-openai-stream';
+
+export { textChunks } from './fake-openai-stream';
 
 /**
  * The budget settings of a service pointed at this fake (config/time-budget.ts): it
@@ -59,9 +65,11 @@ export type Behaviour =
   | { kind: 'reply'; content: unknown; refusal: string | null; finishReason: string; usage: ReplyOptions['usage']; gzip: boolean }
   | { kind: 'status'; code: number; body: unknown; headers: Readonly<Record<string, string>> }
   | { kind: 'delay'; ms: number; then: Behaviour }
+  | { kind: 'paced'; ms: number; then: Extract<Behaviour, { kind: 'reply' }> }
   | { kind: 'held'; until: Promise<void>; then: Behaviour }
   | { kind: 'hang' }
   | { kind: 'stall' }
+  | { kind: 'cut'; content: string; chunks: number; then: 'stall' | 'drop' }
   | { kind: 'garbage' };
 
 /** A completion whose content is `JSON.stringify(json)`, finish_reason 'stop' unless told. */
@@ -94,6 +102,15 @@ export function stall(): Behaviour {
   return { kind: 'stall' };
 }
 
+/**
+ * Streamed: the first `chunks` text chunks of `JSON.stringify(json)`, then nothing more
+ * (`stall`: the connection stays open) or the connection closed (`drop`). A request that
+ * is not streamed gets the headers and nothing else.
+ */
+export function streamCut(json: unknown, chunks: number, then: 'stall' | 'drop'): Behaviour {
+  return { kind: 'cut', content: JSON.stringify(json), chunks, then };
+}
+
 /** An HTTP error with an OpenAI-style error body unless one is given. */
 export function status(
   code: number,
@@ -109,6 +126,16 @@ export function status(
 /** Wait `ms` before sending any byte, then behave as `then`. */
 export function delay(ms: number, then: Behaviour): Behaviour {
   return { kind: 'delay', ms, then };
+}
+
+/**
+ * A reply whose stream takes `ms`: the headers at once, then its chunks evenly spread over
+ * `ms`, each written on its own, as a model writes tokens (the bench's upstream). A request
+ * that is not streamed gets the whole reply after `ms`.
+ */
+export function paced(ms: number, then: Behaviour): Behaviour {
+  if (then.kind !== 'reply') throw new Error('fake-openai: paced() takes a reply');
+  return { kind: 'paced', ms, then };
 }
 
 /** Send nothing until `until` resolves (an event of the test, not a clock), then behave as `then`. */
@@ -161,6 +188,8 @@ export interface FakeOpenAi {
   /** `http://127.0.0.1:<port>/v1`, as the SDK's baseURL. */
   baseURL: string;
   requests: RecordedRequest[];
+  /** How many `streamCut` answers have had their chunks written to the socket (since the last reset). */
+  cutsWritten(): number;
   /** Requests being answered right now, and the most there ever were at once (since the last reset). */
   inFlight(): number;
   maxInFlight(): number;
@@ -192,6 +221,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const timers = new Set<NodeJS.Timeout>();
   let inFlight = 0;
   let maxInFlight = 0;
+  let cutsWritten = 0;
 
   const server = createServer((req, res) => {
     inFlight += 1;
@@ -209,16 +239,21 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
           sendJson(res, 400, { error: { message: 'fake-openai: body is not a JSON object' } });
           return;
         }
-        behave(res, queue.shift() ?? fallback, requests.length, recorded.chat?.model ?? 'fake-model');
+        behave(res, queue.shift() ?? fallback, requests.length, { model: recorded.chat?.model ?? 'fake-model', ...streamingOf(recorded.body) });
       },
       () => res.destroy(),
     );
   });
 
-  function behave(res: ServerResponse, behaviour: Behaviour, n: number, model: string): void {
+  function behave(res: ServerResponse, behaviour: Behaviour, n: number, asked: Asked): void {
     if (res.destroyed || res.writableEnded) return;
+    const { model } = asked;
     switch (behaviour.kind) {
       case 'reply': {
+        if (asked.stream) {
+          streamReply(res, behaviour, n, asked);
+          return;
+        }
         const body = Buffer.from(JSON.stringify(completion(behaviour, n, model)));
         const encoding: Record<string, string> = behaviour.gzip ? { 'content-encoding': 'gzip' } : {};
         res.writeHead(200, { 'x-request-id': `req_fake_${n}`, 'content-type': 'application/json', ...encoding });
@@ -226,9 +261,26 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         return;
       }
       case 'stall':
+        if (asked.stream) {
+          res.writeHead(200, SSE_HEADERS);
+          res.write(event(chunk(n, model, { role: 'assistant', content: '' })));
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"id":"chatcmpl-stalled","choices":[');
         return;
+      case 'cut': {
+        res.writeHead(200, asked.stream ? SSE_HEADERS : { 'content-type': 'application/json' });
+        const events = asked.stream
+          ? [event(chunk(n, model, { role: 'assistant', content: '' })), ...textChunks(behaviour.content).slice(0, behaviour.chunks).map((text) => event(chunk(n, model, { content: text })))]
+          : ['{"id":"chatcmpl-cut","choices":['];
+        // Once the chunks have left for the socket: a drop then cannot overtake them.
+        res.write(events.join(''), () => {
+          cutsWritten += 1;
+          if (behaviour.then === 'drop') res.destroy();
+        });
+        return;
+      }
       case 'status':
         sendJson(res, behaviour.code, behaviour.body, {
           'x-request-id': `req_fake_${n}`,
@@ -238,14 +290,36 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       case 'delay': {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          behave(res, behaviour.then, n, model);
+          behave(res, behaviour.then, n, asked);
         }, behaviour.ms);
+        timers.add(timer);
+        return;
+      }
+      case 'paced': {
+        if (!asked.stream) {
+          behave(res, { kind: 'delay', ms: behaviour.ms, then: behaviour.then }, n, asked);
+          return;
+        }
+        const [first, ...rest] = streamEvents(behaviour.then, n, asked);
+        res.writeHead(200, { 'x-request-id': `req_fake_${n}`, ...SSE_HEADERS });
+        res.write(first ?? '');
+        const timer = setInterval(
+          () => {
+            const next = rest.shift();
+            if (next !== undefined && !res.destroyed) res.write(next);
+            if (rest.length > 0 && !res.destroyed) return;
+            clearInterval(timer);
+            timers.delete(timer);
+            res.end();
+          },
+          Math.max(1, Math.floor(behaviour.ms / Math.max(1, rest.length))),
+        );
         timers.add(timer);
         return;
       }
       case 'held':
         void behaviour.until.then(() => {
-          if (!res.destroyed) behave(res, behaviour.then, n, model);
+          if (!res.destroyed) behave(res, behaviour.then, n, asked);
         });
         return;
       case 'hang':
@@ -266,6 +340,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    cutsWritten: () => cutsWritten,
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,
     script: (...behaviours) => void queue.push(...behaviours),
@@ -273,6 +348,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       queue.length = 0;
       requests.length = 0;
       maxInFlight = inFlight;
+      cutsWritten = 0;
       fallback = UNSCRIPTED;
     },
     always: (behaviour) => {

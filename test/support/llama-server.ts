@@ -31,6 +31,13 @@ export interface LlamaSlot {
 export interface LlamaCounters {
   promptTokens: number;
   predictedTokens: number;
+  /** Seconds spent generating them (`tokens_predicted_seconds_total`): the generation speed over a delta. */
+  predictedSeconds: number;
+}
+
+/** What llama.cpp counted between two readings. */
+export function countersDelta(after: LlamaCounters, before: LlamaCounters): LlamaCounters {
+  return { promptTokens: after.promptTokens - before.promptTokens, predictedTokens: after.predictedTokens - before.predictedTokens, predictedSeconds: after.predictedSeconds - before.predictedSeconds };
 }
 
 export interface LlamaServer {
@@ -93,6 +100,7 @@ export async function startLlamaServer(): Promise<LlamaServer> {
       return {
         promptTokens: sampleValue(metrics, 'llamacpp:prompt_tokens_total') + sampleValue(metrics, 'llamacpp:prompt_tokens_cached_total'),
         predictedTokens: sampleValue(metrics, 'llamacpp:tokens_predicted_total'),
+        predictedSeconds: sampleValue(metrics, 'llamacpp:tokens_predicted_seconds_total'),
       };
     },
     kill,

@@ -16,6 +16,7 @@ import * as accountRateLimit from './010-account-rate-limit';
 import * as personalData from './011-personal-data';
 import * as estimatedUsage from './012-estimated-usage';
 import * as usageTallies from './013-usage-tallies';
+import * as estimatedCompletion from './014-estimated-completion';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '011-personal-data': personalData,
   '012-estimated-usage': estimatedUsage,
   '013-usage-tallies': usageTallies,
+  '014-estimated-completion': estimatedCompletion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

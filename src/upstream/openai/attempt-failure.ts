@@ -30,6 +30,11 @@ export function attemptFailure(error: unknown): AttemptFailure {
   return { kind: 'final' };
 }
 
+/** undici's bound between two chunks of an answer (or before its headers) ran out. */
+export function isTimeoutCode(error: unknown): boolean {
+  return codesAlong(error).some((code) => TIMEOUT_CODES.has(code));
+}
+
 /** The answer was larger than the agent's bound, as sent or once decoded (upstream-agent.ts). */
 export function isOversizedAnswer(error: unknown): boolean {
   return codesAlong(error).includes(OVERSIZED);

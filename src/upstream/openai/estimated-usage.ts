@@ -1,13 +1,22 @@
 /**
- * Every token counted (docs/upstream.md, "Pointing at an LLM"): a call that ends without a
- * usage report (a timeout, a client that left, a connection lost, an HTTP error) is
- * counted by an estimate, marked as such. Prompt tokens: what was sent, at 4 characters
- * a token (OpenAI's rule of thumb for English; o200k counts this service's English
- * prompts at about 4.2 characters a token, and CJK text at about 1 character a token,
- * so CJK prompts are under-counted), once per attempt sent. Completion tokens: 0, since
- * the answer is read whole (not streamed), nothing that arrived is known.
+ * Every token counted (docs/upstream.md, "Every token counted"): each
+ * attempt of a call is tallied as it goes (sent or not, the text chunks of its answer that
+ * arrived, the usage it reported), and an attempt that was sent and ended without a usage
+ * report (a timeout, a client that left, a connection lost, an HTTP error) is counted by
+ * an estimate, marked as such. Prompt tokens: what was sent, by the script-aware estimate
+ * of domain/text-tokens.ts (about 4 characters a token of English, more for CJK text), once
+ * per attempt sent. Completion tokens: the chunks of text that arrived, one token each
+ * (OpenAI streams about one token a chunk; llama.cpp merges a few, 12 tokens in 9 chunks
+ * in a probe, so this is a lower bound there, as for any server that batches tokens). An
+ * attempt never sent (it waited for a socket) cost
+ * nothing and is not counted.
  */
-import { ENGLISH_CHARACTERS_PER_TOKEN } from '../../domain/text-tokens';
+import { estimatedTextTokens } from '../../domain/text-tokens';
+
+export interface ReportedUsage {
+  promptTokens: number | null;
+  completionTokens: number | null;
+}
 
 export interface EstimatedUsage {
   promptTokens: number;
@@ -15,7 +24,36 @@ export interface EstimatedUsage {
   estimated: true;
 }
 
-export function estimatedUsage(messages: readonly { content: string }[], attemptsSent: number): EstimatedUsage {
-  const characters = messages.reduce((total, message) => total + message.content.length, 0);
-  return { promptTokens: attemptsSent * Math.ceil(characters / ENGLISH_CHARACTERS_PER_TOKEN), completionTokens: 0, estimated: true };
+/** What is known of one attempt, filled in while it runs. */
+export interface AttemptTally {
+  /** Written to its socket. */
+  sent: boolean;
+  /** Chunks of the answer that carried text (content or refusal). */
+  textChunks: number;
+  /** Its usage report, once one arrived. */
+  usage: ReportedUsage | null;
+}
+
+export const newTally = (): AttemptTally => ({ sent: false, textChunks: 0, usage: null });
+
+/** Estimated tokens of the messages sent once. */
+export function estimatedPromptTokens(messages: readonly { content: string }[]): number {
+  return estimatedTextTokens(messages.map((message) => message.content).join(''));
+}
+
+/**
+ * What `attempts` cost: the usage they reported, summed (null: none reported), and the
+ * estimate of those sent without a report (null: none).
+ */
+export function talliedUsage(attempts: readonly AttemptTally[], promptTokens: () => number): { reported: ReportedUsage | null; estimated: EstimatedUsage | null } {
+  const reporting = attempts.flatMap((attempt) => (attempt.usage ? [attempt.usage] : []));
+  const unreported = attempts.filter((attempt) => attempt.sent && attempt.usage === null);
+  const sum = (counts: (number | null)[]): number | null => (counts.every((count) => count === null) ? null : counts.reduce<number>((total, count) => total + (count ?? 0), 0));
+  return {
+    reported: reporting.length > 0 ? { promptTokens: sum(reporting.map((usage) => usage.promptTokens)), completionTokens: sum(reporting.map((usage) => usage.completionTokens)) } : null,
+    estimated:
+      unreported.length > 0
+        ? { promptTokens: unreported.length * promptTokens(), completionTokens: unreported.reduce((total, attempt) => total + attempt.textChunks, 0), estimated: true }
+        : null,
+  };
 }

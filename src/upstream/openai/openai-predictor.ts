@@ -29,8 +29,10 @@ import { DEFAULT_MAX_OUTPUT_TOKENS, type OutputBounds } from '../../config/outpu
 import type { UpstreamBudget } from '../../config/time-budget';
 import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
-import { estimatedUsage, type EstimatedUsage } from './estimated-usage';
+import { AttemptClock } from './attempt-clock';
+import { estimatedPromptTokens, newTally, talliedUsage, type AttemptTally, type EstimatedUsage, type ReportedUsage } from './estimated-usage';
 import { readCompletionJson, readUsage } from './read-completion';
+import { readStream } from './stream-completion';
 import type { JsonObject } from './read-json-values';
 import { decideRetry } from './retry-policy';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
@@ -89,7 +91,7 @@ interface Completion {
 
 interface Answer {
   json: JsonObject;
-  usage: { promptTokens: number | null; completionTokens: number | null };
+  usage: ReportedUsage;
   matchedSchema: boolean;
 }
 
@@ -141,37 +143,51 @@ export class OpenAiPredictor implements Predictor {
 
   private async complete(completion: Completion, context: PredictContext): Promise<Answer> {
     const deadline = new CallDeadline(this.budgets[completion.operation].callMs, context.signal);
-    // The response, once there is one: a failed call's usage is counted too (every token counted).
-    let response: unknown;
-    const sent = { attempts: 0 };
+    // Every attempt, tallied as it goes: a failed one's tokens are counted too (every token counted).
+    const attempts: AttemptTally[] = [];
     try {
-      response = await this.withRetries(completion, deadline, sent);
+      const response = await this.withRetries(completion, deadline, attempts);
       const json = readCompletionJson(response);
       const usage = readUsage(response);
+      this.spentOn(completion, attempts.slice(0, -1), context);
       this.spent(completion.operation, 'success', usage, context);
       return { json, usage, matchedSchema: matchesSchema(json, completion.schema) };
     } catch (error) {
-      const reported = readUsage(response);
-      const unreported = reported.promptTokens === null && reported.completionTokens === null;
-      this.spent(completion.operation, 'failure', unreported && sent.attempts > 0 ? estimatedUsage(this.body(completion).messages as { content: string }[], sent.attempts) : reported, context);
+      if (!this.spentOn(completion, attempts, context)) {
+        // Nothing was sent (every attempt waited for a socket): a call without a usage report that cost nothing.
+        this.spent(completion.operation, 'failure', { promptTokens: null, completionTokens: null }, context);
+      }
       throw toPredictorError(error, deadline);
     } finally {
       deadline.end();
     }
   }
 
+  /**
+   * Tells what failed `attempts` cost, if anything: the estimate of those without a usage
+   * report first, then what the others reported (an answer after them says the upstream is there).
+   */
+  private spentOn(completion: Completion, attempts: readonly AttemptTally[], context: PredictContext): boolean {
+    const { reported, estimated } = talliedUsage(attempts, () => estimatedPromptTokens(this.messages(completion)));
+    if (estimated) this.spent(completion.operation, 'failure', estimated, context);
+    if (reported) this.spent(completion.operation, 'failure', reported, context);
+    return estimated !== null || reported !== null;
+  }
+
   /** One attempt, then more while retry-policy.ts finds them worth making. */
-  private async withRetries(completion: Completion, deadline: CallDeadline, sent: { attempts: number }): Promise<unknown> {
+  private async withRetries(completion: Completion, deadline: CallDeadline, attempts: AttemptTally[]): Promise<unknown> {
     const { maxRetries, hasFallback = false, random } = this.options;
-    for (let attempts = 1; ; attempts += 1) {
+    for (;;) {
       const started = Date.now();
+      const tally = newTally();
+      attempts.push(tally);
       try {
-        return await this.attempt(completion, deadline, sent);
+        return await this.attempt(completion, deadline, tally);
       } catch (error) {
         if (deadline.signal.aborted) throw error;
         const decision = decideRetry({
           failure: attemptFailure(error),
-          attempts,
+          attempts: attempts.length,
           maxRetries,
           observedMs: Date.now() - started,
           remainingMs: deadline.remainingMs(),
@@ -185,46 +201,69 @@ export class OpenAiPredictor implements Predictor {
   }
 
   /** One HTTP attempt, inside its GenAI span (genai-telemetry.ts). */
-  private attempt(completion: Completion, deadline: CallDeadline, sent: { attempts: number }): Promise<unknown> {
+  private attempt(completion: Completion, deadline: CallDeadline, tally: AttemptTally): Promise<unknown> {
     const { operation } = completion;
     const { kind, model, baseURL, upstream, maxOutputTokens, temperature } = this.options;
-    const sentBefore = sent.attempts;
-    // An attempt that was sent and failed has no usage report: its span carries the estimate, marked as one.
-    const estimate = (): EstimatedUsage | undefined => (sent.attempts > sentBefore ? estimatedUsage(this.body(completion).messages as { content: string }[], 1) : undefined);
+    // An attempt that was sent and failed without a usage report: its span carries the estimate, marked as one.
+    const estimate = (): EstimatedUsage | undefined => talliedUsage([tally], () => estimatedPromptTokens(this.messages(completion))).estimated ?? undefined;
     const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature, estimate } as const;
-    return inGenAiSpan(telemetry, () => this.send(completion, deadline, sent));
+    return inGenAiSpan(telemetry, () => this.send(completion, deadline, tally));
   }
 
-  private send(completion: Completion, deadline: CallDeadline, sent: { attempts: number }): Promise<unknown> {
+  /**
+   * Streamed with its usage included (stream-completion.ts), so that an attempt cut short
+   * still tells what arrived; a classic Azure deployment's answer is read whole (its
+   * api-version 2024-10-21 has no `stream_options`). The attempt's bound runs from when
+   * it is written to its socket (attempt-clock.ts).
+   */
+  private async send(completion: Completion, deadline: CallDeadline, tally: AttemptTally): Promise<unknown> {
     const { operation } = completion;
+    const { attemptMs } = this.budgets[operation];
+    const clock = new AttemptClock(deadline.signal);
     const queuedAt = Date.now();
-    const dispatcher = this.agent.forAttempt(this.budgets[operation].attemptMs, () => {
-      sent.attempts += 1;
+    const dispatcher = this.agent.forAttempt(attemptMs, () => {
+      tally.sent = true;
+      clock.start(attemptMs);
       this.options.onSent?.(operation, Date.now() - queuedAt);
     });
     this.options.onAttempt?.(operation);
-    const { signal } = deadline;
-    // The SDK's own timer is only a backstop: the attempt's bound is the dispatcher's, from when it is sent.
-    const request = this.clients[operation].chat.completions.create(this.body(completion), {
-      signal,
+    // The SDK's own timer is only a backstop: the attempt's bound is the clock's, from when it is sent.
+    const options = {
+      signal: clock.signal,
       timeout: Math.max(1, Math.ceil(deadline.remainingMs())),
       fetchOptions: { dispatcher } as OpenAI.RequestOptions['fetchOptions'],
-    });
-    return abortable(request, signal);
+    };
+    const chat = this.clients[operation].chat.completions;
+    try {
+      if (this.options.kind === 'azure') {
+        const response = await abortable(chat.create(this.body(completion), options), clock.signal);
+        const usage = readUsage(response);
+        if (usage.promptTokens !== null || usage.completionTokens !== null) tally.usage = usage;
+        return response;
+      }
+      const streamed = chat.create({ ...this.body(completion), stream: true, stream_options: { include_usage: true } }, options).asResponse().then((response) => readStream(response, tally));
+      return await abortable(streamed, clock.signal);
+    } finally {
+      clock.end();
+    }
   }
 
-  private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: Answer['usage'] | EstimatedUsage, context: PredictContext): void {
+  private spent(operation: Operation, outcome: UpstreamSpend['outcome'], usage: ReportedUsage | EstimatedUsage, context: PredictContext): void {
     context.onSpend?.({ operation, upstream: this.options.upstream, model: this.options.model, outcome, ...usage });
+  }
+
+  private messages(completion: Completion): { role: 'system' | 'user'; content: string }[] {
+    return [
+      { role: 'system', content: completion.prompt.system },
+      { role: 'user', content: completion.prompt.user },
+    ];
   }
 
   private body(completion: Completion): OpenAI.ChatCompletionCreateParamsNonStreaming {
     const { model, maxOutputTokens, maxTokensParameter, temperature, seed, reasoningEffort } = this.options;
     return {
       model,
-      messages: [
-        { role: 'system', content: completion.prompt.system },
-        { role: 'user', content: completion.prompt.user },
-      ],
+      messages: this.messages(completion),
       response_format: {
         type: 'json_schema',
         json_schema: { name: completion.schemaName, strict: true, schema: this.options.schemaLengthBounds ? withLengthBounds(completion.schema) : completion.schema },

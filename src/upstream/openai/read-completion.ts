@@ -6,6 +6,7 @@
  * a markdown fence. Error messages never quote the content, which may echo the notes.
  */
 import { PredictorError } from '../../domain/predictor-error';
+import type { ReportedUsage } from './estimated-usage';
 import { isJsonObject, type JsonObject } from './read-json-values';
 
 export function readCompletionJson(completion: unknown): JsonObject {
@@ -28,7 +29,7 @@ export function readCompletionJson(completion: unknown): JsonObject {
 }
 
 /** The token counts of `usage`, each null when missing or not a count. */
-export function readUsage(completion: unknown): { promptTokens: number | null; completionTokens: number | null } {
+export function readUsage(completion: unknown): ReportedUsage {
   const usage = isJsonObject(completion) ? completion['usage'] : undefined;
   const count = (value: unknown): number | null => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : null);
   return isJsonObject(usage)

@@ -15,8 +15,12 @@
  */
 import { Agent, interceptors, type Dispatcher } from 'undici';
 
-/** Far above any answer within the output-token bounds. */
-export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/**
+ * Above any answer within the output-token bounds: a streamed answer repeats its chunk's
+ * envelope (id, model, ~200 to 250 bytes) for each token, so the largest bound accepted
+ * (128,000 tokens with a reasoning effort) streams about 32 MB at 250 bytes a token.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Below the 5 s idle timeout of Node's and most servers' keep-alive: we close first. */
 export const KEEP_ALIVE_TIMEOUT_MS = 4_000;

@@ -1,0 +1,116 @@
+/**
+ * A streamed chat completion (`stream: true`, `stream_options.include_usage`) read into the
+ * shape of a whole one, so that read-completion.ts and the GenAI span read both alike. As
+ * the chunks arrive, `tally` counts those that carry text (about one token each) and takes
+ * the usage report, which comes in a last chunk with no choices, before `[DONE]`.
+ *
+ * The events are read by eventsource-parser from the raw answer (the SDK's `asResponse()`,
+ * after its status checks): the SDK's own stream, async generators three deep, cost 0.6 to
+ * 0.8 ms of CPU for a snap's 68 events where this costs about 0.25 ms (the whole answer's
+ * JSON.parse: 0.06 ms; measured in-process, machine load about 3).
+ *
+ * A server may close the stream without a `finish_reason`: an answer cut short, a lost
+ * connection (retried as one); a body without a single event (not a stream at all) is an
+ * unreadable answer. A connection lost mid-stream, or undici's bound between two chunks,
+ * surfaces as the SDK's connection errors, and an error event as its APIError
+ * (attempt-failure.ts, to-predictor-error.ts read those).
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { PredictorError } from '../../domain/predictor-error';
+import { isTimeoutCode } from './attempt-failure';
+import type { AttemptTally } from './estimated-usage';
+import { readUsage } from './read-completion';
+import { isJsonObject, type JsonObject } from './read-json-values';
+
+/** The parts of a whole completion that read-completion.ts and genai-telemetry.ts read. */
+export interface StreamedCompletion {
+  model: string | undefined;
+  choices: { index: 0; message: { role: 'assistant'; content: string; refusal: string | null }; finish_reason: string }[];
+  usage?: { prompt_tokens: unknown; completion_tokens: unknown };
+}
+
+export async function readStream(response: Response, tally: AttemptTally): Promise<StreamedCompletion> {
+  const answer = new StreamedAnswer(tally, response.headers);
+  const parser = createParser({ onEvent: (event) => answer.heard(event) });
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const read = await reader?.read();
+      if (!read || read.done) break;
+      parser.feed(decoder.decode(read.value, { stream: true }));
+    }
+  } catch (error) {
+    await reader?.cancel().catch(() => undefined);
+    throw asConnectionError(error);
+  }
+  return answer.whole();
+}
+
+/** What the events said so far. */
+class StreamedAnswer {
+  private model: string | undefined;
+  private content = '';
+  private refusal = '';
+  private finishReason: string | null = null;
+  private usage: StreamedCompletion['usage'];
+  private events = 0;
+
+  constructor(
+    private readonly tally: AttemptTally,
+    private readonly headers: Headers,
+  ) {}
+
+  heard(event: EventSourceMessage): void {
+    this.events += 1;
+    if (event.data === '[DONE]') return;
+    const chunk = parseChunk(event.data);
+    if (isJsonObject(chunk['error'])) throw new APIError(undefined, chunk['error'], undefined, this.headers);
+    this.model ??= typeof chunk['model'] === 'string' ? chunk['model'] : undefined;
+    const reported = readUsage(chunk);
+    if (reported.promptTokens !== null || reported.completionTokens !== null) {
+      this.tally.usage = reported;
+      this.usage = { prompt_tokens: reported.promptTokens, completion_tokens: reported.completionTokens };
+    }
+    const choices = chunk['choices'];
+    const choice: unknown = Array.isArray(choices) ? choices.find((each: unknown) => isJsonObject(each) && each['index'] === 0) : undefined;
+    if (!isJsonObject(choice)) return;
+    const delta = isJsonObject(choice['delta']) ? choice['delta'] : {};
+    const text = typeof delta['content'] === 'string' ? delta['content'] : '';
+    const refused = typeof delta['refusal'] === 'string' ? delta['refusal'] : '';
+    if (text !== '' || refused !== '') this.tally.textChunks += 1;
+    this.content += text;
+    this.refusal += refused;
+    if (typeof choice['finish_reason'] === 'string') this.finishReason = choice['finish_reason'];
+  }
+
+  whole(): StreamedCompletion {
+    if (this.events === 0) throw new PredictorError('upstream response could not be read');
+    if (this.finishReason === null) throw new APIConnectionError({ message: 'upstream stream ended before its answer did' });
+    return {
+      model: this.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: this.content, refusal: this.refusal === '' ? null : this.refusal }, finish_reason: this.finishReason }],
+      ...(this.usage && { usage: this.usage }),
+    };
+  }
+}
+
+function parseChunk(data: string): JsonObject {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data);
+  } catch {
+    // No cause: JSON.parse's message quotes the data, which may echo the notes.
+    throw new PredictorError('upstream response could not be read');
+  }
+  if (!isJsonObject(chunk)) throw new PredictorError('upstream response could not be read');
+  return chunk;
+}
+
+/** fetch's "terminated" (the connection closed mid-stream) or undici's chunk bound, as the SDK names them before the headers. */
+function asConnectionError(error: unknown): unknown {
+  if (isTimeoutCode(error)) return new APIConnectionTimeoutError({ message: 'upstream stream stalled' });
+  if (error instanceof TypeError) return new APIConnectionError({ message: 'upstream connection was lost mid-stream', cause: error });
+  return error;
+}
