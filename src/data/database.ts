@@ -78,7 +78,7 @@ export class StatementFailed extends Error {
  * named by a digest of its text): each connection's backend parses and plans it once,
  * not at every execution. The paid call's statements (the hold, the charge, the release)
  * are long CTEs run once per batch: naming them took PostgreSQL's CPU per paid call from
- * about 2.1 to 1.5 ms (docs/decisions.md, "Plain plumbing"). On PGlite it runs through knex.
+ * about 1.8 to 0.95 ms (docs/decisions.md, "Plain plumbing: what issue 26 removed, and what it kept"). On PGlite it runs through knex.
  *
  * knex has no public way to take a connection and learn its backend: this uses its
  * client's `acquireConnection`/`releaseConnection` and pg's `Client.processID`.
