@@ -1,0 +1,30 @@
+import { APIConnectionError, APIError } from 'openai';
+import { readStream } from '../../../../src/upstream/openai/stream-completion';
+import { newTally } from '../../../../src/upstream/openai/estimated-usage';
+
+const sse = (...events: unknown[]): Response => new Response(events.map((data) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`).join(''));
+const delta = (content: string, finish: string | null = null) => ({ model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+
+describe('readStream', () => {
+  test('when the events hold an answer and its usage, then it is the whole completion, each text chunk counted', async () => {
+    const tally = newTally();
+    const completion = await readStream(sse(delta(''), delta('{"a"'), delta(':1}'), delta('', 'stop'), { choices: [], usage: { prompt_tokens: 10, completion_tokens: 3 } }, '[DONE]'), tally);
+    expect(completion).toEqual({ model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '{"a":1}', refusal: null }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 3 } });
+    expect(tally).toEqual({ sent: false, textChunks: 2, usage: { promptTokens: 10, completionTokens: 3 } });
+  });
+
+  test('when the stream ends without a finish reason, then it is a lost connection (retried as one), and what arrived stays counted', async () => {
+    const tally = newTally();
+    await expect(readStream(sse(delta('{"a"'), delta(':1')), tally)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(tally.textChunks).toBe(2);
+  });
+
+  test('when an event carries an error, then it is an APIError, as the SDK reads one', async () => {
+    await expect(readStream(sse(delta('{'), { error: { message: 'overloaded', code: 'server_error' } }), newTally())).rejects.toBeInstanceOf(APIError);
+  });
+
+  test('when an event is not JSON, or the body holds no event at all, then the answer is unreadable, and the message does not quote it', async () => {
+    await expect(readStream(sse('{"notes": "Ada was here"'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
+    await expect(readStream(new Response('{"choices": []}'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
+  });
+});
