@@ -101,6 +101,19 @@ describe('the real model behind the API', () => {
     expect(countedTokens(await metricsOf(server), 'predictSnap') - countedTokens(before, 'predictSnap')).toBe(allTokens(view));
   });
 
+  test('when the notes are Japanese, then the grammar\'s text limits hold in tokens: the answer ends before the token bound, never cut at length', async () => {
+    const account = await createAccount(server, 1);
+    const before = await llama.counters();
+    const notes = '数字を必ず二度確認し、細かい記録を残し、決定の前に表計算シートを監査する。手順を守り、誤りを見逃さない。';
+    const response = await server.post('/api/v1/snap', { ...PERSON, notes, jobType: '会計監査人' }, { 'x-api-key': account.apiKey });
+    const generated = delta(await llama.counters(), before).predictedTokens;
+
+    expect([201, 500]).toContain(response.status);
+    // 400 is the snap's token bound here (localCpuSettings): an answer cut at length would have spent all of it.
+    expect(generated).toBeGreaterThan(0);
+    expect(generated).toBeLessThan(400);
+  });
+
   test('when a comms analysis is asked for, then it is 201 with the stored snap\'s profile and every field valid, or 500 uncharged, and its tokens are counted', async () => {
     const account = await createAccount(server, 2);
     const snap = await bodyOf(await embedded.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey }));

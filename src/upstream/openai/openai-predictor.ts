@@ -37,7 +37,7 @@ import type { JsonObject } from './read-json-values';
 import { decideRetry } from './retry-policy';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
 import { SNAP_SCHEMA, SNAP_SCHEMA_NAME } from './snap-schema';
-import { withLengthBounds } from './schema-length-bounds';
+import { answerScale, withLengthBounds } from './schema-length-bounds';
 import { toPredictorError } from './to-predictor-error';
 import { UpstreamAgent } from './upstream-agent';
 
@@ -87,6 +87,8 @@ interface Completion {
   prompt: PromptMessages;
   schemaName: string;
   schema: JsonSchema;
+  /** The request's own texts, whose script scales the answer's length limits (schema-length-bounds.ts). */
+  requestText: string;
 }
 
 interface Answer {
@@ -124,7 +126,13 @@ export class OpenAiPredictor implements Predictor {
 
   async predictSnap(subject: AnonymousSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
     const answer = await this.complete(
-      { operation: 'predictSnap', prompt: buildSnapPrompt(subject), schemaName: SNAP_SCHEMA_NAME, schema: SNAP_SCHEMA },
+      {
+        operation: 'predictSnap',
+        prompt: buildSnapPrompt(subject),
+        schemaName: SNAP_SCHEMA_NAME,
+        schema: SNAP_SCHEMA,
+        requestText: [subject.notes, subject.jobType, subject.ageRange].filter((text) => text !== undefined).join('\n'),
+      },
       context,
     );
     return { result: withEarnedConfidence(mapSnapPrediction(answer.json), subject), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
@@ -132,7 +140,13 @@ export class OpenAiPredictor implements Predictor {
 
   async analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>> {
     const answer = await this.complete(
-      { operation: 'analyseComms', prompt: buildCommsPrompt(request), schemaName: COMMS_SCHEMA_NAME, schema: COMMS_SCHEMA },
+      {
+        operation: 'analyseComms',
+        prompt: buildCommsPrompt(request),
+        schemaName: COMMS_SCHEMA_NAME,
+        schema: COMMS_SCHEMA,
+        requestText: [request.goal, request.draft].filter((text) => text !== undefined).join('\n'),
+      },
       context,
     );
     return {
@@ -266,7 +280,7 @@ export class OpenAiPredictor implements Predictor {
       messages: this.messages(completion),
       response_format: {
         type: 'json_schema',
-        json_schema: { name: completion.schemaName, strict: true, schema: this.options.schemaLengthBounds ? withLengthBounds(completion.schema) : completion.schema },
+        json_schema: { name: completion.schemaName, strict: true, schema: this.options.schemaLengthBounds ? withLengthBounds(completion.schema, answerScale(completion.requestText)) : completion.schema },
       },
       [maxTokensParameter]: maxOutputTokens[completion.operation],
       ...(temperature !== undefined && { temperature }),

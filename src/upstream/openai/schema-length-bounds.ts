@@ -10,7 +10,10 @@
  * allows fits the route's default token bound (a snap: 1,200 characters of text, about
  * 350 tokens with the JSON around them, of 1,000; a comms analysis with a draft: about
  * 11,000 characters, 3,000 tokens, of 4,000). Only the rewrite is as long as a draft may be.
+ * A request in a script that costs more tokens a character (Chinese, Japanese, Korean) gets
+ * its limits scaled down in proportion (`answerScale`), so that they hold in tokens too.
  */
+import { ENGLISH_CHARACTERS_PER_TOKEN, estimatedTextTokens } from '../../domain/text-tokens';
 import type { JsonSchema } from './json-schema-parts';
 
 /** Characters of a text, or of each item of a list, by property name. */
@@ -36,21 +39,42 @@ export const LIST_LIMITS: Readonly<Record<string, number>> = {
   issues: 5,
 };
 
-/** A copy of `schema` with the limits above on every property they name, at any depth. */
-export function withLengthBounds(schema: JsonSchema, name?: string): JsonSchema {
-  const bounded: JsonSchema = { ...schema };
+/**
+ * A copy of `schema` with the limits above on every property they name, at any depth,
+ * each text's scaled by `scale` (`answerScale`, at least one character).
+ */
+export function withLengthBounds(schema: JsonSchema, scale = 1): JsonSchema {
+  return bounded(schema, scale, undefined);
+}
+
+/**
+ * How much of each text limit a request's answer gets: 1 for English; for a request
+ * written in a script that costs more tokens a character, its characters' tokens in
+ * English over its estimated tokens (src/domain/text-tokens.ts: a CJK character up to 3
+ * tokens, 12 times an English one, so about 1/12). An answer is written in the language
+ * of the notes or the draft, so that the longest answer the grammar then allows costs the
+ * tokens of the longest English one, and fits the route's bound (output-bound-fit.ts)
+ * in any script.
+ */
+export function answerScale(requestText: string): number {
+  const tokens = estimatedTextTokens(requestText);
+  return tokens === 0 ? 1 : Math.min(1, Math.ceil(requestText.length / ENGLISH_CHARACTERS_PER_TOKEN) / tokens);
+}
+
+function bounded(schema: JsonSchema, scale: number, name: string | undefined): JsonSchema {
+  const copy: JsonSchema = { ...schema };
   const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
   if (properties) {
-    bounded['properties'] = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, withLengthBounds(value, key)]));
+    copy['properties'] = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, bounded(value, scale, key)]));
   }
   const anyOf = schema['anyOf'] as JsonSchema[] | undefined;
-  if (anyOf) bounded['anyOf'] = anyOf.map((branch) => withLengthBounds(branch, name));
+  if (anyOf) copy['anyOf'] = anyOf.map((branch) => bounded(branch, scale, name));
   const items = schema['items'] as JsonSchema | undefined;
-  if (items) bounded['items'] = withLengthBounds(items, name);
+  if (items) copy['items'] = bounded(items, scale, name);
   const types = [schema['type']].flat();
   const textLimit = name === undefined ? undefined : TEXT_LIMITS[name];
   const listLimit = name === undefined ? undefined : LIST_LIMITS[name];
-  if (types.includes('string') && textLimit !== undefined && schema['enum'] === undefined) bounded['maxLength'] = textLimit;
-  if (types.includes('array') && listLimit !== undefined) bounded['maxItems'] = listLimit;
-  return bounded;
+  if (types.includes('string') && textLimit !== undefined && schema['enum'] === undefined) copy['maxLength'] = Math.max(1, Math.floor(textLimit * scale));
+  if (types.includes('array') && listLimit !== undefined) copy['maxItems'] = listLimit;
+  return copy;
 }

@@ -1,5 +1,6 @@
 import { reply, startFakeOpenAi, type FakeOpenAi } from '../../../support/fake-openai-server';
 import type { SnapPrediction } from '../../../../src/domain/ports';
+import { TEXT_LIMITS } from '../../../../src/upstream/openai/schema-length-bounds';
 import {
   API_KEY,
   CONTEXT,
@@ -69,6 +70,21 @@ describe('OpenAiPredictor.predictSnap', () => {
       },
     });
     expect(request.chat?.messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  test('when the grammar bounds lengths and the notes are Japanese, then the schema sent gives the texts a fraction of their English limits', async () => {
+    fake.script(reply(aSnapAnswer()), reply(aSnapAnswer()));
+    const predictor = predictorFor(fake, { schemaLengthBounds: true });
+
+    await predictor.predictSnap(aSubject({ notes: 'Double-checks every figure and audits the books before each board meeting.', jobType: 'Auditor' }), CONTEXT);
+    await predictor.predictSnap(aSubject({ notes: '数字を必ず二度確認し、取締役会の前に帳簿を監査する。細部に厳しい。', jobType: '監査役' }), CONTEXT);
+
+    const reasoningLimits = fake.requests.map(
+      (request) => (request.body as { response_format: { json_schema: { schema: { properties: { reasoning: { anyOf?: { maxLength?: number }[]; maxLength?: number } } } } } }).response_format.json_schema.schema.properties.reasoning,
+    );
+    const limitOf = (schema: { anyOf?: { maxLength?: number }[]; maxLength?: number } | undefined) => schema?.maxLength ?? schema?.anyOf?.find((branch) => branch.maxLength !== undefined)?.maxLength;
+    expect(limitOf(reasoningLimits[0])).toBe(TEXT_LIMITS['reasoning']);
+    expect(limitOf(reasoningLimits[1])).toBeLessThan((TEXT_LIMITS['reasoning'] ?? 0) / 8);
   });
 
   test('when the base URL has no /v1 prefix, then the fake still answers', async () => {

@@ -1,5 +1,7 @@
 import { COMMS_SCHEMA } from '../../../../src/upstream/openai/comms-schema';
-import { LIST_LIMITS, TEXT_LIMITS, withLengthBounds } from '../../../../src/upstream/openai/schema-length-bounds';
+import { estimatedTextTokens } from '../../../../src/domain/text-tokens';
+import { longestJsonCharacters, outputBoundRange } from '../../../../src/upstream/openai/output-bound-fit';
+import { answerScale, LIST_LIMITS, TEXT_LIMITS, withLengthBounds } from '../../../../src/upstream/openai/schema-length-bounds';
 import { SNAP_SCHEMA } from '../../../../src/upstream/openai/snap-schema';
 import type { JsonSchema } from '../../../../src/upstream/openai/json-schema-parts';
 
@@ -38,5 +40,30 @@ describe('withLengthBounds', () => {
     expect(bounds['/draft_analysis/rewrite.maxLength']).toBe(TEXT_LIMITS['rewrite']);
     expect(Object.keys(bounds).filter((key) => key.startsWith('/profile') || key.startsWith('/primary_code'))).toEqual([]);
     expect(COMMS_SCHEMA).not.toEqual(withLengthBounds(COMMS_SCHEMA));
+  });
+
+  test('when a request is written in English, then its answer gets the limits whole', () => {
+    expect(answerScale('Checks every figure twice and audits the spreadsheet before the board meets.')).toBe(1);
+    expect(answerScale('')).toBe(1);
+  });
+
+  test('when a request is written in Japanese, then its answer limits shrink in proportion to the tokens a character costs, and the longest answer then allowed, written like the notes, costs no more tokens than the longest English one', () => {
+    const notes = '数字を必ず二度確認し、会議の前に表計算シートを監査する。細部に厳しく、手順を守る。'.repeat(8);
+    const scale = answerScale(notes);
+    const cjk = withLengthBounds(SNAP_SCHEMA, scale);
+    // The longest answer: its texts written like the notes, the JSON around them ASCII.
+    const textCharacters = Object.values(boundsOf(cjk)).reduce((sum, limit) => sum + limit, 0);
+    const cjkTokens = estimatedTextTokens(notes.repeat(2).slice(0, textCharacters)) + (longestJsonCharacters(cjk) - textCharacters) / 4;
+
+    expect(scale).toBeLessThan(0.1);
+    expect(boundsOf(cjk)['/reasoning.maxLength']).toBe(Math.floor((TEXT_LIMITS['reasoning'] ?? 0) * scale));
+    expect(cjkTokens).toBeLessThanOrEqual(outputBoundRange('predictSnap', false).min);
+  });
+
+  test('when a request mixes a little Japanese into English, then its limits shrink only a little', () => {
+    const scale = answerScale('Checks every figure twice and audits the spreadsheet before the board meets; signs off as 田中.');
+
+    expect(scale).toBeGreaterThan(0.6);
+    expect(scale).toBeLessThan(1);
   });
 });
