@@ -78,7 +78,8 @@ export class StatementFailed extends Error {
  * named by a digest of its text): each connection's backend parses and plans it once,
  * not at every execution. The paid call's statements (the hold, the charge, the release)
  * are long CTEs run once per batch: naming them took PostgreSQL's CPU per paid call from
- * about 1.8 to 0.95 ms (docs/decisions.md, "Plain plumbing: what issue 26 removed, and what it kept"). On PGlite it runs through knex.
+ * about 1.8 to 0.95 ms (docs/decisions.md, "Plain plumbing: what issue 26 removed, and
+ * what it kept"). On PGlite it runs through knex.
  *
  * knex has no public way to take a connection and learn its backend: this uses its
  * client's `acquireConnection`/`releaseConnection` and pg's `Client.processID`.
@@ -104,6 +105,7 @@ export async function onOwnConnection(db: Knex, sql: string, bindings: Knex.Valu
   }
 }
 
+/** Names by text; the callers run a handful of fixed texts (one per statement and table), so this stays small. */
 const statementNames = new Map<string, string>();
 
 /** The prepared statement's name: one per text, so that a text never meets another's name. */
