@@ -8,6 +8,7 @@
  */
 import type { Knex } from 'knex';
 import { toNumber } from './database';
+import { TALLY_COUNTS } from './usage-repository';
 import { FAILURE_KINDS, type FailureKind } from '../domain/failure-kind';
 import type { ModelTokens, UsageBucket, UsageReportRepository } from '../domain/ports';
 
@@ -93,9 +94,8 @@ export class KnexUsageReportRepository implements UsageReportRepository {
   }
 
   private tallies(accountId: number, range: Range): Promise<Row[]> {
-    const counts = ['calls', 'upstream_calls', 'prompt_tokens', 'completion_tokens', 'estimated_prompt_tokens', 'estimated_completion_tokens', 'unreported_calls'];
     return this.inRange(this.db('usage_tallies'), accountId, 'hour', range)
-      .select(this.start('hour', range), 'outcome', 'model', ...counts.map((count) => this.db.raw('sum(??) AS ??', [count, count])))
+      .select(this.start('hour', range), 'outcome', 'model', ...TALLY_COUNTS.map((count) => this.db.raw('sum(??) AS ??', [count, count])))
       .groupBy('start', 'outcome', 'model');
   }
 }

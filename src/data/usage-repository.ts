@@ -71,4 +71,5 @@ export class KnexUsageRepository implements UsageRepository {
 }
 
 const FAILED_USAGE_COUNTS = ['prompt_tokens', 'completion_tokens', 'calls', 'unreported_calls', 'estimated_prompt_tokens', 'estimated_completion_tokens'];
-const TALLY_COUNTS = ['calls', 'upstream_calls', 'prompt_tokens', 'completion_tokens', 'estimated_prompt_tokens', 'estimated_completion_tokens', 'unreported_calls'];
+/** The counts of a usage tally (migration 013), as written here and read by usage-report-repository.ts. */
+export const TALLY_COUNTS = ['calls', 'upstream_calls', 'prompt_tokens', 'completion_tokens', 'estimated_prompt_tokens', 'estimated_completion_tokens', 'unreported_calls'];
