@@ -31,7 +31,7 @@ import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
 import { AttemptClock } from './attempt-clock';
 import { estimatedPromptTokens, newTally, talliedUsage, type AttemptTally, type EstimatedUsage, type ReportedUsage } from './estimated-usage';
-import { readCompletionJson, readUsage } from './read-completion';
+import { readCompletionJson, readUsage, reportedUsage } from './read-completion';
 import { readStream } from './stream-completion';
 import type { JsonObject } from './read-json-values';
 import { decideRetry } from './retry-policy';
@@ -182,10 +182,15 @@ export class OpenAiPredictor implements Predictor {
    * report first, then what the others reported (an answer after them says the upstream is there).
    */
   private spentOn(completion: Completion, attempts: readonly AttemptTally[], context: PredictContext): boolean {
-    const { reported, estimated } = talliedUsage(attempts, () => estimatedPromptTokens(this.messages(completion)));
+    const { reported, estimated } = this.usageOf(completion, attempts);
     if (estimated) this.spent(completion.operation, 'failure', estimated, context);
     if (reported) this.spent(completion.operation, 'failure', reported, context);
     return estimated !== null || reported !== null;
+  }
+
+  /** What `attempts` of this completion cost (estimated-usage.ts): its prompt is estimated only if one was sent without a report. */
+  private usageOf(completion: Completion, attempts: readonly AttemptTally[]): ReturnType<typeof talliedUsage> {
+    return talliedUsage(attempts, () => estimatedPromptTokens(this.messages(completion)));
   }
 
   /** One attempt, then more while retry-policy.ts finds them worth making. */
@@ -219,7 +224,7 @@ export class OpenAiPredictor implements Predictor {
     const { operation } = completion;
     const { kind, model, baseURL, upstream, maxOutputTokens, temperature } = this.options;
     // An attempt that was sent and failed without a usage report: its span carries the estimate, marked as one.
-    const estimate = (): EstimatedUsage | undefined => talliedUsage([tally], () => estimatedPromptTokens(this.messages(completion))).estimated ?? undefined;
+    const estimate = (): EstimatedUsage | undefined => this.usageOf(completion, [tally]).estimated ?? undefined;
     const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature, estimate } as const;
     return inGenAiSpan(telemetry, () => this.send(completion, deadline, tally));
   }
@@ -251,8 +256,7 @@ export class OpenAiPredictor implements Predictor {
     try {
       if (this.options.kind === 'azure') {
         const response = await abortable(chat.create(this.body(completion), options), clock.signal);
-        const usage = readUsage(response);
-        if (usage.promptTokens !== null || usage.completionTokens !== null) tally.usage = usage;
+        tally.usage = reportedUsage(response);
         return response;
       }
       const streamed = chat.create({ ...this.body(completion), stream: true, stream_options: { include_usage: true } }, options).asResponse().then((response) => readStream(response, tally));

@@ -37,6 +37,12 @@ export function readUsage(completion: unknown): ReportedUsage {
     : { promptTokens: null, completionTokens: null };
 }
 
+/** The usage `completion` reports, or null when it reports no count at all. */
+export function reportedUsage(completion: unknown): ReportedUsage | null {
+  const usage = readUsage(completion);
+  return usage.promptTokens === null && usage.completionTokens === null ? null : usage;
+}
+
 /** A string, or the text parts of a list of content parts joined; anything else: ''. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;

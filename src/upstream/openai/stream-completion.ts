@@ -20,7 +20,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { PredictorError } from '../../domain/predictor-error';
 import { isTimeoutCode } from './attempt-failure';
 import type { AttemptTally } from './estimated-usage';
-import { readUsage } from './read-completion';
+import { reportedUsage } from './read-completion';
 import { isJsonObject, type JsonObject } from './read-json-values';
 
 /** The parts of a whole completion that read-completion.ts and genai-telemetry.ts read. */
@@ -68,8 +68,8 @@ class StreamedAnswer {
     const chunk = parseChunk(event.data);
     if (isJsonObject(chunk['error'])) throw new APIError(undefined, chunk['error'], undefined, this.headers);
     this.model ??= typeof chunk['model'] === 'string' ? chunk['model'] : undefined;
-    const reported = readUsage(chunk);
-    if (reported.promptTokens !== null || reported.completionTokens !== null) {
+    const reported = reportedUsage(chunk);
+    if (reported) {
       this.tally.usage = reported;
       this.usage = { prompt_tokens: reported.promptTokens, completion_tokens: reported.completionTokens };
     }
