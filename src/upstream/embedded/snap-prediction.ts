@@ -193,8 +193,13 @@ function rankProfiles(notesWords: readonly string[], jobTypeWords: readonly stri
 /** The word positions the term hits cover: a synonym there would count the same words twice. */
 function coveredBy(hits: readonly TermHit[]): Set<number> {
   const covered = new Set<number>();
-  for (const hit of hits) for (let at = hit.at; at < hit.at + hit.text.split(' ').length; at += 1) covered.add(at);
+  for (const hit of hits) take(covered, hit.at, hit.text.split(' ').length);
   return covered;
+}
+
+/** Adds the `length` word positions from `at` to `positions`. */
+function take(positions: Set<number>, at: number, length: number): void {
+  for (let offset = 0; offset < length; offset += 1) positions.add(at + offset);
 }
 
 /** The terms found in a text, per profile in taxonomy order: longest terms first, each on words no longer term took. */
@@ -203,13 +208,13 @@ function hitsByProfile(text: WordIndex): TermHit[][] {
   const taken = new Set<number>();
   for (const phrase of NEUTRAL) {
     const hit = text.find(phrase);
-    if (hit) for (let at = hit.at; at < hit.at + phrase.length; at += 1) taken.add(at);
+    if (hit) take(taken, hit.at, phrase.length);
   }
   for (const { profile, term } of TERMS_LONGEST_FIRST) {
     const hit = text.find(term, taken);
     if (!hit) continue;
     hits[profile]?.push(hit);
-    if (term.length > 1) for (let at = hit.at; at < hit.at + term.length; at += 1) taken.add(at);
+    if (term.length > 1) take(taken, hit.at, term.length);
   }
   return hits;
 }
