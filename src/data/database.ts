@@ -7,7 +7,7 @@
  *
  * PGlite has a single connection: inside a transaction, every query must go through
  * `trx`, never `knex`, or it waits for itself forever. It is loaded only when it is used:
- * on PostgreSQL, loading it was a tenth of the start-up's module loading (docs/benchmarking.md).
+ * on PostgreSQL, loading it was a tenth of a start's module loading.
  */
 import { createHash } from 'node:crypto';
 import { knex, type Knex } from 'knex';
