@@ -64,7 +64,7 @@ export interface Services {
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   // Before anything connects: each route's output bound fits the answers its schema allows.
   if (config.openai) assertOutputBoundsFit(config.openai.maxOutputTokens, config.openai.reasoningEffort !== undefined && config.openai.reasoningEffort !== 'none');
-  const db = createDatabase({
+  const db = await createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
