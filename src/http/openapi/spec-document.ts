@@ -11,8 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
+import { loadedOnFirstUse } from '../../support/on-first-use';
 import { PROJECT_ROOT } from '../../support/project-root';
 
 export type SpecDocument = Readonly<Record<string, unknown>>;
@@ -51,9 +51,10 @@ export function loadSpecDocument(specPath: string, builtPath: string): Record<st
   return parseYaml(yaml);
 }
 
+const yaml = loadedOnFirstUse<typeof import('yaml')>('yaml');
+
 function parseYaml(text: string): Record<string, unknown> {
-  const { parse } = createRequire(__filename)('yaml') as typeof import('yaml');
-  return parse(text) as Record<string, unknown>;
+  return yaml().parse(text) as Record<string, unknown>;
 }
 
 function readBuilt(path: string): BuiltSpec | undefined {
