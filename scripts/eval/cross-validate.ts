@@ -11,6 +11,7 @@ import { predictSnapEmbedded } from '../../src/upstream/embedded/snap-prediction
 import { learnedScores, type WordWeights } from '../../src/upstream/embedded/snap-word-weights';
 import { toWords } from '../../src/upstream/embedded/snap-words';
 import { WORD_WEIGHT_OPTIONS, learnWordWeights, type WordWeightOptions } from '../lexicon/learn-word-weights';
+import { seededRandom, type SeededRandom } from '../../test/support/seeded-random';
 import { loadEvalSet, type LabelledPerson } from './eval-set';
 
 interface Candidate {
@@ -32,21 +33,9 @@ function describe(options: WordWeightOptions): string {
   return `(scale ${options.scale}, min people ${options.minPeople}, smoothing ${options.smoothing})${committed ? ': committed' : ''}`;
 }
 
-/** mulberry32: a small seeded generator, so a seed gives the same folds on any machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Fold of each person: shuffled within each primary, then dealt round the folds in turn. */
-export function assignFolds(people: readonly LabelledPerson[], folds: number, seed: number): Map<string, number> {
-  const next = random(seed);
+export function assignFolds(people: readonly LabelledPerson[], folds: number, random: SeededRandom): Map<string, number> {
+  const next = (): number => random.next();
   const fold = new Map<string, number>();
   let dealt = 0;
   for (const profile of PROFILE_NAMES) {
@@ -129,13 +118,13 @@ function crossValidateWeightsAlone(options: WordWeightOptions, people: readonly 
 const pct = (hits: number, of: number): string => (of === 0 ? 'none' : `${((100 * hits) / of).toFixed(1)}% (${hits}/${of})`);
 
 function main(): void {
-  const seed = Number(process.env.SEED ?? Date.now() % 100_000);
+  const random = seededRandom('make eval-cv');
   const folds = Number(process.env.FOLDS ?? 5);
   const set = loadEvalSet();
   const people = set.people.filter((person) => person.half === 'dev');
   const noEvidence = set.noEvidence.filter((note) => note.half === 'dev').map((note) => note.notes);
-  const foldOf = assignFolds(people, folds, seed);
-  process.stdout.write(`SEED=${seed} FOLDS=${folds}: ${people.length} development people, grouped by person, stratified by primary\n\n`);
+  const foldOf = assignFolds(people, folds, random);
+  process.stdout.write(`SEED=${random.seed} FOLDS=${folds}: ${people.length} development people, grouped by person, stratified by primary\n\n`);
   process.stdout.write('| predictor | top-1 | top-2 | acceptable secondary | paraphrase agreement | false abstention | High / Medium / Low top-1 | no-evidence abstained |\n|---|---:|---:|---:|---:|---:|---|---:|\n');
   for (const candidate of CANDIDATES) {
     const t = crossValidate(candidate, people, noEvidence, folds, foldOf);

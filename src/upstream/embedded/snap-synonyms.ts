@@ -7,7 +7,7 @@
  */
 import stem from 'wink-porter2-stemmer';
 import type { ProfileName } from '../../domain/profiles';
-import { NEGATIONS } from './snap-words';
+import { NEGATIONS, stemOf } from './snap-words';
 import generated from './snap-synonyms.json';
 
 /** A synonym found in a text: where, and the word as written. */
@@ -33,7 +33,7 @@ export function synonymHits(words: readonly string[], taken: ReadonlySet<number>
   const seen = new Set<string>();
   words.forEach((word, at) => {
     if (taken.has(at) || NEGATIONS.has(words[at - 1] ?? '')) return;
-    const wordStem = stem(word);
+    const wordStem = stemOf(word);
     const profile = PROFILE_OF_STEM.get(wordStem);
     if (profile === undefined || seen.has(wordStem)) return;
     seen.add(wordStem);

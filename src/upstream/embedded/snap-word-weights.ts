@@ -5,11 +5,10 @@
  * They carry the evidence the hand-written lexicon misses, so that the same person
  * described in other words still lands on the same profile.
  *
- * A text counts each distinct stem once (Porter2, `wink-porter2-stemmer`: "mentored",
+ * A text counts each distinct stem once (Porter2, `stemOf` in `snap-words.ts`: "mentored",
  * "mentoring" → "mentor"), not right after a negation, like the lexicon's terms.
  */
-import stem from 'wink-porter2-stemmer';
-import { NEGATIONS } from './snap-words';
+import { NEGATIONS, stemOf } from './snap-words';
 import learned from './snap-word-weights.json';
 
 /** Each stem's weights, one per profile in taxonomy order. */
@@ -21,7 +20,7 @@ export const SNAP_WORD_WEIGHTS: WordWeights = new Map(Object.entries(learned.wei
 export function distinctStems(words: readonly string[]): string[] {
   const stems = new Set<string>();
   words.forEach((word, at) => {
-    if (!NEGATIONS.has(words[at - 1] ?? '')) stems.add(stem(word));
+    if (!NEGATIONS.has(words[at - 1] ?? '')) stems.add(stemOf(word));
   });
   return [...stems];
 }

@@ -9,6 +9,8 @@
  * caller passes (the contract already caps notes at 5,000 characters).
  */
 
+import stem from 'wink-porter2-stemmer';
+
 /** Only the first this-many characters of a text are read. */
 const MAX_TEXT_CHARS = 10_000;
 /** Longer "words" are not words (and would make long quotes in the reasoning). */
@@ -26,6 +28,26 @@ export function toWords(text: string): string[] {
     .replace(/['\u2018\u2019`]/gu, '')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0 && word.length <= MAX_WORD_CHARS);
+}
+
+/** How many words' stems are remembered: enough for everyday wording, a bound on memory whatever callers send. */
+const REMEMBERED_STEMS = 10_000;
+const rememberedStems = new Map<string, string>();
+
+/**
+ * A word's Porter2 stem ("mentored", "mentoring" → "mentor"; `wink-porter2-stemmer`),
+ * for the synonyms and the learned word weights. Stemming takes about 2 µs a word and
+ * everyday words recur from call to call, so stems are remembered (forgotten all at once
+ * when the bound is reached).
+ */
+export function stemOf(word: string): string {
+  let found = rememberedStems.get(word);
+  if (found === undefined) {
+    if (rememberedStems.size >= REMEMBERED_STEMS) rememberedStems.clear();
+    found = stem(word);
+    rememberedStems.set(word, found);
+  }
+  return found;
 }
 
 /** Words that negate the term right after them (apostrophes already dropped: "dont"). */

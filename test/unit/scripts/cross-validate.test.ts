@@ -6,15 +6,14 @@
 import { PROFILE_NAMES } from '../../../src/domain/profiles';
 import { assignFolds } from '../../../scripts/eval/cross-validate';
 import { loadEvalSet } from '../../../scripts/eval/eval-set';
+import { seedFromEnvironment, seededRandom } from '../../support/seeded-random';
 
-const seed = Number(process.env.SEED ?? Date.now() % 100_000);
+const seed = seedFromEnvironment();
 const people = loadEvalSet().people.filter((person) => person.half === 'dev');
 
 describe('assignFolds', () => {
-  beforeAll(() => process.stdout.write(`cross-validate.test.ts: SEED=${seed}\n`));
-
   test('when the development people are dealt into five folds, then each person is in one fold and each primary is spread evenly', () => {
-    const folds = assignFolds(people, 5, seed);
+    const folds = assignFolds(people, 5, seededRandom('cross-validate.test.ts', seed));
 
     expect([...folds.keys()].sort()).toEqual(people.map((person) => person.id).sort());
     for (const profile of PROFILE_NAMES) {
@@ -26,7 +25,9 @@ describe('assignFolds', () => {
   });
 
   test('when the same seed is given twice, then the folds are the same, and another seed deals them differently', () => {
-    expect(assignFolds(people, 5, seed)).toEqual(assignFolds(people, 5, seed));
-    expect(assignFolds(people, 5, seed + 1)).not.toEqual(assignFolds(people, 5, seed));
+    const folds = assignFolds(people, 5, seededRandom('cross-validate.test.ts', seed));
+
+    expect(assignFolds(people, 5, seededRandom('again', seed))).toEqual(folds);
+    expect(assignFolds(people, 5, seededRandom('another seed', (seed + 1) % 2 ** 32))).not.toEqual(folds);
   });
 });

@@ -4,6 +4,7 @@ import {
   NEGATIONS,
   WordIndex,
   compileTerm,
+  stemOf,
   type CompiledTerm,
   type TermHit,
 } from '../../../../src/upstream/embedded/snap-words';
@@ -97,5 +98,14 @@ describe('WordIndex', () => {
       // The texts are not too easy: phrases are found in them, not only single words.
       expect(phraseHits).toBeGreaterThan(1_000);
     });
+  });
+});
+
+describe('stemOf', () => {
+  it('when words are stemmed, then they get their Porter2 stems, the same however many other words were stemmed before', () => {
+    const want: [string, string][] = [['mentored', 'mentor'], ['mentoring', 'mentor'], ['arbitrates', 'arbitr'], ['calm', 'calm']];
+    for (const [word, stem] of want) expect(stemOf(word)).toBe(stem);
+    for (let i = 0; i < 25_000; i += 1) stemOf(`word${i}ing`);
+    for (const [word, stem] of want) expect(stemOf(word)).toBe(stem);
   });
 });
