@@ -31,10 +31,11 @@
  *   Challenger, Visionary | Catalyst, Connector, Ambassador | Nurturer, Peacemaker,
  *   Steward | Systematizer, Precisionist, Investigator), as a tentative secondary.
  *
- * No evidence, no profile: when no lexicon term or synonym matched (the learned weights
- * alone never give a profile: every text has words), or the notes are
- * written in a language the lexicon does not read (`notes-language.ts`), every profile
- * field is null and the confidence is Low; the reasoning says why.
+ * No evidence, no profile: when no lexicon term or synonym matched and the learned
+ * weights do not put one profile at least `LEARNED_ONLY_MIN_LEAD` ahead (every text has
+ * words, so they alone are weak evidence), or the notes are written in a language the
+ * lexicon does not read (`notes-language.ts`), every profile field is null and the
+ * confidence is Low; the reasoning says why.
  *
  * Confidence, from the primary's lead over the next profile (any profile, Visionary
  * included); in person-grouped cross-validation on the development half of the
@@ -42,7 +43,8 @@
  * 98% at Medium and 87% at Low:
  * - High:   score >= 3 and lead >= 3
  * - Medium: lead >= 1
- * - Low:    a tie at the top, or less than a point ahead
+ * - Low:    a tie at the top, less than a point ahead, or a primary with no lexicon term
+ *           or synonym of its own (the learned weights alone put it first)
  *
  * The reasoning quotes only words that matched a lexicon term, never other note text.
  */
@@ -68,6 +70,15 @@ export const NOTES_TERM_WEIGHT = 1;
 export const JOB_TYPE_TERM_WEIGHT = 0.5;
 /** A WordNet synonym of a term (`snap-synonyms.ts`) is weaker evidence than the term. */
 export const SYNONYM_WEIGHT = 0.5;
+
+/**
+ * With no lexicon term or synonym at all, the learned weights alone give a (Low) profile
+ * only with this lead over the next profile: chosen by cross-validation on the development
+ * half (docs/evaluation.md), well above the leads of notes with nothing about behaviour
+ * (the development half's no-evidence notes: 0.18 at most; "Lives alone with a cat." and
+ * a made-up note about a dog and a season ticket: 0.34).
+ */
+export const LEARNED_ONLY_MIN_LEAD = 0.5;
 
 export const CONFIDENCE_THRESHOLDS = {
   High: { minScore: 3, minLead: 3 },
@@ -106,12 +117,13 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
   const ranking = rankProfiles(notesWords, toWords(subject.jobType ?? ''), learnedScores(notesWords, weights, PROFILES.length));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
-  if (!ranking.some(hasEvidence)) return abstention(abstentionReasoning({}));
+  const lead = primary.score - runnerUp.score;
+  if (!ranking.some(hasEvidence) && lead < LEARNED_ONLY_MIN_LEAD) return abstention(abstentionReasoning({}));
 
   const secondary =
     ranking.find((candidate) => candidate !== primary && hasEvidence(candidate) && candidate.name !== RESTRICTED_SECONDARY) ??
     neighbourOf(primary.name, ranking);
-  const confidence = confidenceOf(primary.score, primary.score - runnerUp.score);
+  const confidence = hasEvidence(primary) ? confidenceOf(primary.score, lead) : 'Low';
   return {
     profile: primary.name,
     primary_code: codeOf(primary.name),

@@ -27,7 +27,7 @@ export interface ReasoningInput {
 /** Beyond this, a list of matched words ends with "and N more". */
 const MAX_QUOTED_WORDS = 5;
 
-/** Why no profile is given: an unsupported language (its English name), or no lexicon term matched. */
+/** Why no profile is given: an unsupported language (its English name), or no lexicon term matched and the wording points nowhere clearly. */
 export function abstentionReasoning({ language }: { language?: string }): string {
   if (language !== undefined) {
     return (
@@ -37,8 +37,9 @@ export function abstentionReasoning({ language }: { language?: string }): string
   }
   return (
     'The notes and job title hold no behavioural evidence: no term from the profile lexicon ' +
-    'matched, so no profile is given rather than a guess. Confidence is Low; notes on how ' +
-    'the person works, decides or deals with others would give one.'
+    'matched and the wording points to no profile clearly, so no profile is given rather ' +
+    'than a guess. Confidence is Low; notes on how the person works, decides or deals with ' +
+    'others would give one.'
   );
 }
 
@@ -109,6 +110,9 @@ function confidenceSentence({ ranking, primary, confidence }: ReasoningInput): s
   const next = ranking.find((other) => other !== primary);
   const lead = primary.score - (next?.score ?? 0);
   const position = lead === 0 ? 'level with' : `${rounded(lead)} ahead of`;
+  if (!hasEvidence(primary)) {
+    return `Confidence is ${confidence}: no lexicon term points to ${primary.name}, only the wording (a score of ${rounded(primary.score)}, ${position} the next profile).`;
+  }
   return (
     `Confidence is ${confidence}: an evidence score of ${rounded(primary.score)} ` +
     '(a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that, ' +

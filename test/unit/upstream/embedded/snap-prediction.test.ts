@@ -9,7 +9,7 @@ import {
 } from '../../../../src/domain/profiles';
 import type { AnonymousSubject, SnapPrediction } from '../../../../src/domain/ports';
 import { SNAP_LEXICON } from '../../../../src/upstream/embedded/snap-lexicon';
-import { predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
+import { LEARNED_ONLY_MIN_LEAD, predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
 import type { WordWeights } from '../../../../src/upstream/embedded/snap-word-weights';
 import { compileTerm, findTerm, toWords } from '../../../../src/upstream/embedded/snap-words';
 
@@ -252,7 +252,7 @@ describe('predictSnapEmbedded', () => {
         secondary_profile: null,
         secondary_code: null,
         confidence: 'Low',
-        reasoning: expect.stringContaining('no term from the profile lexicon matched, so no profile is given'),
+        reasoning: expect.stringContaining('no term from the profile lexicon matched and the wording points to no profile clearly, so no profile is given'),
         summary: null,
         secondary_profile_summary: null,
       });
@@ -369,17 +369,35 @@ describe('predictSnapEmbedded', () => {
       expect(prediction.profile).toBe('Precisionist');
     });
 
-    it('when only learned words are in the notes, then no profile is given (learned weights are not evidence of their own)', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', 5));
+    it('when only learned words are in the notes and they lead by less than LEARNED_ONLY_MIN_LEAD, then no profile is given', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', LEARNED_ONLY_MIN_LEAD - 0.01));
 
       expect(prediction.profile).toBeNull();
       expect(prediction.confidence).toBe('Low');
     });
 
-    it('when the learned weights put a profile without a lexicon term first, then the reasoning says so and quotes nothing of it', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit.' }), weightsFor('own', 'Steward', 2));
+    it('when only learned words are in the notes and they lead by LEARNED_ONLY_MIN_LEAD or more, then a Low guess with a tentative secondary is given and said to be so', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', 5));
 
-      expect([prediction.profile, prediction.secondary_profile]).toEqual(['Steward', 'Precisionist']);
+      expectValidPrediction(prediction);
+      expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Nurturer', 'Peacemaker', 'Low']);
+      expect(prediction.reasoning).toBe(
+        'No lexicon term matched Nurturer, but the wording of the notes, weighed as in the labelled examples, points to it. ' +
+          'Nothing pointed to another profile, so Peacemaker, next to the primary in the taxonomy, is a tentative secondary. ' +
+          'Confidence is Low: no lexicon term points to Nurturer, only the wording (a score of 5, 5 ahead of the next profile).',
+      );
+    });
+
+    it('when the committed weights read a long note with nothing about behaviour, then no profile is given', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Moved here from Cardiff in the spring; has a dog and a season ticket for the local football club.' }));
+
+      expect(prediction.profile).toBeNull();
+    });
+
+    it('when the learned weights put a profile without a lexicon term first, then it is Low and the reasoning says so and quotes nothing of it', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit.' }), weightsFor('own', 'Steward', 3));
+
+      expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Steward', 'Precisionist', 'Low']);
       expect(prediction.reasoning).toMatch(/^No lexicon term matched Steward, but the wording of the notes, weighed as in the labelled examples, points to it\. "audit" points to Precisionist/u);
       expect(prediction.reasoning).not.toContain('owns');
     });
