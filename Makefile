@@ -3,13 +3,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval lexicon-synonyms llm contract image image-test deploy-check kube-binaries docs bench clean
+.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval eval-cv lexicon-synonyms snap-word-weights llm contract image image-test deploy-check kube-binaries docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
 	@echo "make eval  - the labelled evaluation set through the API; a gate on the embedded predictor, a report with a model (docs/evaluation.md)"
+	@echo "make eval-cv - person-grouped cross-validation of the embedded predictor on the development half (SEED=n, FOLDS=k)"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
@@ -103,6 +104,18 @@ endif
 lexicon-synonyms: install
 	npx tsc -p scripts/lexicon/tsconfig.json
 	node dist/scripts/lexicon/expand-synonyms.js
+
+# The embedded predictor's word weights, learned from the development half only
+# (docs/evaluation.md); a unit test fails while the committed file is stale.
+snap-word-weights: install
+	npx tsc -p scripts/lexicon/tsconfig.json
+	node dist/scripts/lexicon/write-word-weights.js
+
+# Person-grouped cross-validation of the embedded predictor on the development half only
+# (docs/evaluation.md): SEED (printed) shuffles the folds, FOLDS sets k (5).
+eval-cv: install
+	npx tsc -p scripts/eval/tsconfig.json
+	node dist/scripts/eval/cross-validate.js
 
 # The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis
 # against llama.cpp's server with a packaged model on the CPU; a few minutes.

@@ -3,7 +3,9 @@
  * (test/support/fake-openai-server.ts) in a process of its own, answering every chat
  * completion with a valid prediction that takes DELAY_MS (default 2000): streamed, as the
  * service asks, its chunks of about one token each written one by one over that time, as a
- * model writes them (docs/benchmarking.md). It prints its base
+ * model writes them (docs/benchmarking.md). With DELAY_MS=0 (the cold start) it writes the
+ * same chunks at once, one write each: paced over 0 ms, they would leave a millisecond
+ * apart (the timer's least), 70 ms of waiting in every answer. It prints its base
  * URL as one JSON line, and on SIGTERM the number of requests it received with the time
  * (epoch ms, to 5 ms) each arrived, and the most it was answering at once (one socket each).
  *   DELAY_MS=2000 node dist/scripts/bench/slow-upstream.js
@@ -12,7 +14,8 @@ import { paced, reply, startFakeOpenAi, UPSTREAM_PREDICTION } from '../../test/s
 
 async function main(): Promise<void> {
   const fake = await startFakeOpenAi();
-  fake.always(paced(Number(process.env['DELAY_MS'] ?? 2000), reply(UPSTREAM_PREDICTION)));
+  const delayMs = Number(process.env['DELAY_MS'] ?? 2000);
+  fake.always(delayMs > 0 ? paced(delayMs, reply(UPSTREAM_PREDICTION)) : reply(UPSTREAM_PREDICTION));
   const arrivals: number[] = [];
   const watcher = setInterval(() => {
     while (arrivals.length < fake.requests.length) arrivals.push(Date.now());

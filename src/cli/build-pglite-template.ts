@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const stamp = await templateStamp();
   const building = mkdtempSync(join(dirname(TEMPLATE_DIR), 'pglite-template-'));
   try {
-    const db = createDatabase({ databaseUrl: undefined, dataDir: building, poolMax: 1 });
+    const db = await createDatabase({ databaseUrl: undefined, dataDir: building, poolMax: 1 });
     await migrateToLatest(db);
     await db.destroy();
     writeFileSync(join(building, 'template.json'), stamp);

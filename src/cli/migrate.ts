@@ -10,7 +10,7 @@ import { createLogger } from '../support/logger';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = createDatabase({
+  const db = await createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolMax: 1,

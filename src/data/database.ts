@@ -6,12 +6,12 @@
  * values (`compileSqlOnError: false`): those are the request's text (name, notes, draft).
  *
  * PGlite has a single connection: inside a transaction, every query must go through
- * `trx`, never `knex`, or it waits for itself forever.
+ * `trx`, never `knex`, or it waits for itself forever. It is loaded only when it is used:
+ * on PostgreSQL, loading it was a tenth of a start's module loading.
  */
 import { createHash } from 'node:crypto';
 import { knex, type Knex } from 'knex';
 import { Client } from 'pg';
-import ClientPgLite from 'knex-pglite';
 import { migrationSource } from './migrations';
 import { seedDataDir } from './pglite-template';
 
@@ -23,7 +23,7 @@ export interface DatabaseOptions {
   log?: { warn(message: string): void };
 }
 
-export function createDatabase(options: DatabaseOptions): Knex {
+export async function createDatabase(options: DatabaseOptions): Promise<Knex> {
   const warn = (message: unknown) => options.log?.warn(String(message));
   const log = { warn, error: warn, deprecate: warn, debug: () => undefined };
   if (options.databaseUrl) {
@@ -37,6 +37,7 @@ export function createDatabase(options: DatabaseOptions): Knex {
     });
   }
   seedDataDir(options.dataDir);
+  const { default: ClientPgLite } = await import('knex-pglite');
   return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, compileSqlOnError: false, log });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The admin listener (openapi/admin.yaml). First the ops endpoints (/healthz, /readyz,
  * /metrics): no token, and served whether or not the admin API is on. Then, with an
- * ADMIN_TOKEN, the product-internal admin API: bearer token, JSON body, spec validation,
+ * ADMIN_TOKEN, the product-internal admin API: bearer token, JSON body, spec validation
+ * (its validator built by the first admin request: no start waits for it),
  * the streamed exports, handlers by operationId, the one error mapper; without one, a 404 that says it is off.
  */
 import express, { type Express } from 'express';
@@ -21,7 +22,7 @@ import { EXPORT_OPERATIONS, exportRoutes } from './routes/export-routes';
 import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './routes/ops-routes';
 import { requestLog } from './request-log';
 import { securityHeaders } from './security-headers';
-import { specValidator } from './openapi/spec-validator';
+import { specValidatorOnFirstUse } from './openapi/spec-validator';
 
 export function createAdminApp(
   adminToken: string | undefined,
@@ -44,7 +45,7 @@ export function createAdminApp(
   app.use(requestLog(logger.child({ listener: 'admin' })));
   app.use(adminTokenAuth(adminToken));
   app.use(jsonBody());
-  app.use(specValidator(SPEC_PATHS.admin, validateResponses));
+  app.use(specValidatorOnFirstUse(SPEC_PATHS.admin, validateResponses));
   app.use(exportRoutes(services.personalData));
   const router = express.Router();
   bindOperations(router, SPEC_PATHS.admin, adminHandlers(services.accounts, services.usageReport, accountRateLimits, services.personalData, { adminTokenId: adminTokenId(adminToken) }), [

@@ -10,14 +10,17 @@
  * instrumentation reads a framework's route (its RPC metadata), after Express's own layers
  * (whose mount path, `/api/v1`, is all a request refused before its route ever gets).
  */
-import { context } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { RequestHandler } from 'express';
 import onHeaders from 'on-headers';
 import type { Metrics } from '../metrics/registry';
+import { loadedOnFirstUse } from '../support/on-first-use';
 import { endedStatus } from './response-status';
 import { listOperations, type SpecOperation } from './openapi/operations';
 import { overheadSeconds } from './server-timing';
+
+/** Loaded by the first request with a context (tracing on: the SDK has loaded it already); never without tracing. */
+const otelCore = loadedOnFirstUse<typeof import('@opentelemetry/core')>('@opentelemetry/core');
 
 export function requestMetrics(specPath: string, metrics: Pick<Metrics, 'httpRequests' | 'httpRequestDuration' | 'httpRequestOverhead'>): RequestHandler {
   const find = specOperationMatcher(listOperations(specPath));
@@ -25,8 +28,9 @@ export function requestMetrics(specPath: string, metrics: Pick<Metrics, 'httpReq
     const end = metrics.httpRequestDuration.startTimer();
     const matched = find(req.method, req.originalUrl.split('?')[0] ?? '');
     const operation = matched?.operationId ?? 'unknown';
-    const rpc = getRPCMetadata(context.active());
-    if (matched && rpc?.type === RPCType.HTTP) onHeaders(res, () => (rpc.route = matched.path));
+    const active = context.active();
+    const rpc = active === ROOT_CONTEXT ? undefined : otelCore().getRPCMetadata(active);
+    if (matched && rpc && rpc.type === otelCore().RPCType.HTTP) onHeaders(res, () => (rpc.route = matched.path));
     res.once('close', () => {
       end({ operation });
       metrics.httpRequests.inc({ operation, status: String(endedStatus(res)) });

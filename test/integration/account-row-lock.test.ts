@@ -28,7 +28,7 @@ describe('account row locks', () => {
   let charges: ChargingStatements;
 
   beforeAll(async () => {
-    db = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
+    db = await createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
     await migrateToLatest(db);
     holds = new KnexCreditHoldRepository(db, 60, { maxWaitMs: 1, maxBatch: 64 });
     charges = new ChargingStatements(db, { maxWaitMs: 1, maxBatch: 64 });

@@ -23,7 +23,7 @@ describe('statements shared by a batch', () => {
   let charges: ChargingStatements;
 
   beforeAll(async () => {
-    db = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
+    db = await createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
     await migrateToLatest(db);
     holds = new KnexCreditHoldRepository(db, 60, { maxWaitMs: 20, maxBatch: 1000 });
     charges = new ChargingStatements(db, { maxWaitMs: 20, maxBatch: 1000 });

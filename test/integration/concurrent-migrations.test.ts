@@ -74,7 +74,7 @@ describe('migrations', () => {
   });
 
   test('when 5 migration runs start in the same instant on an empty database, then all succeed and the migrations are applied once', async () => {
-    const dbs = [0, 1, 2, 3, 4].map(() => createDatabase({ databaseUrl: database.url, dataDir: '', poolMax: 2 }));
+    const dbs = await Promise.all([0, 1, 2, 3, 4].map(() => createDatabase({ databaseUrl: database.url, dataDir: '', poolMax: 2 })));
     try {
       const runs = await Promise.allSettled(dbs.map((db) => migrateToLatest(db)));
       expect(runs.flatMap((run) => (run.status === 'rejected' ? [String(run.reason)] : []))).toEqual([]);

@@ -226,7 +226,7 @@ describe('the sweeper', () => {
 
   test('when two sweepers run at once, then each expired hold is returned exactly once', async () => {
     const db = server.services.db;
-    const otherDb = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
+    const otherDb = await createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 4 });
     try {
       const account = await createAccount(server, 50);
       await expiredHolds(db, account.accountId, 40);

@@ -77,7 +77,7 @@ async function expectedRecent(db: Knex): Promise<string[]> {
 describe('the deactivation poll', () => {
   test('on PostgreSQL, after the migrations, the poll reads the partial index of deactivated keys', async () => {
     const database: ScratchDatabase = await createScratchDatabase(requireEnv('DATABASE_URL'), `pps_poll_index_${randomBytes(6).toString('hex')}`);
-    const db = createDatabase({ databaseUrl: database.url, dataDir: '', poolMax: 2 });
+    const db = await createDatabase({ databaseUrl: database.url, dataDir: '', poolMax: 2 });
     try {
       await migrateToLatest(db);
       const plan = await explainPoll(db, new KnexCallerRepository(db));
@@ -97,7 +97,7 @@ describe('the deactivation poll', () => {
       const explainPoll = ${explainPoll.toString()};
       const expectedRecent = ${expectedRecent.toString()};
       (async () => {
-        const db = createDatabase({ databaseUrl: undefined, dataDir: ${JSON.stringify(dataDir)}, poolMax: 1 });
+        const db = await createDatabase({ databaseUrl: undefined, dataDir: ${JSON.stringify(dataDir)}, poolMax: 1 });
         await migrateToLatest(db);
         const plan = await explainPoll(db, new KnexCallerRepository(db));
         const recent = await expectedRecent(db);

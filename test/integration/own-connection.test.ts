@@ -12,8 +12,8 @@ import { requireEnv } from '../support/test-server';
 
 let db: Knex;
 
-beforeAll(() => {
-  db = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 1 });
+beforeAll(async () => {
+  db = await createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 1 });
 });
 afterAll(() => db.destroy());
 

@@ -27,9 +27,9 @@ describe('reservation commits', () => {
   let charges: ChargingStatements;
 
   beforeAll(async () => {
-    db = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 2 });
+    db = await createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 2 });
     await migrateToLatest(db);
-    one = createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 1 });
+    one = await createDatabase({ databaseUrl: requireEnv('DATABASE_URL'), dataDir: '', poolMax: 1 });
     holds = new KnexCreditHoldRepository(one, 60, { maxWaitMs: 1, maxBatch: 64 });
     charges = new ChargingStatements(one, { maxWaitMs: 1, maxBatch: 64 });
   });

@@ -14,7 +14,7 @@ const DATABASE_MODULE = join(__dirname, '../../dist/src/data/database.js');
 const SCRIPT = `
 const { createDatabase } = require(process.argv[1]);
 (async () => {
-  const db = createDatabase({ databaseUrl: undefined, dataDir: process.argv[2], poolMax: 1 });
+  const db = await createDatabase({ databaseUrl: undefined, dataDir: process.argv[2], poolMax: 1 });
   const out = [];
   try {
     for (const sql of JSON.parse(process.argv[3])) out.push((await db.raw(sql)).rows);

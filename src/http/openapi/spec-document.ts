@@ -7,11 +7,12 @@
  * writes each spec as JSON (src/cli/build-spec-json.ts), stamped with the SHA-256 of
  * the YAML it came from; a start reads that instead while the stamp matches the file,
  * and parses the YAML itself when it does not (an edit since the build, or no build).
+ * The YAML parser is loaded only then: a start from a current build never loads it.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { parse } from 'yaml';
+import { loadedOnFirstUse } from '../../support/on-first-use';
 import { PROJECT_ROOT } from '../../support/project-root';
 
 export type SpecDocument = Readonly<Record<string, unknown>>;
@@ -39,7 +40,7 @@ export function builtSpecPath(specPath: string): string {
 
 export function buildSpec(specPath: string): BuiltSpec {
   const yaml = readFileSync(specPath, 'utf8');
-  return { yamlSha256: sha256(yaml), document: parse(yaml) as Record<string, unknown> };
+  return { yamlSha256: sha256(yaml), document: parseYaml(yaml) };
 }
 
 /** The built JSON at `builtPath` when it was made from the YAML at `specPath` as it is now; that YAML parsed otherwise. */
@@ -47,7 +48,13 @@ export function loadSpecDocument(specPath: string, builtPath: string): Record<st
   const yaml = readFileSync(specPath, 'utf8');
   const built = readBuilt(builtPath);
   if (built?.yamlSha256 === sha256(yaml)) return built.document;
-  return parse(yaml) as Record<string, unknown>;
+  return parseYaml(yaml);
+}
+
+const yaml = loadedOnFirstUse<typeof import('yaml')>('yaml');
+
+function parseYaml(text: string): Record<string, unknown> {
+  return yaml().parse(text) as Record<string, unknown>;
 }
 
 function readBuilt(path: string): BuiltSpec | undefined {

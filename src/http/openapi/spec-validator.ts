@@ -12,7 +12,7 @@
  */
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { bodyFieldTypes, namingMissingFieldTypes } from './required-field-types';
 import { readSpec } from './spec-document';
 import { strictSpec } from './strict-spec';
@@ -27,4 +27,18 @@ export function specValidator(specPath: string, validateResponses: boolean): (Re
     ignoreUndocumented: false,
   }) as RequestHandler[];
   return [...validator, namingMissingFieldTypes(bodyFieldTypes(specPath))];
+}
+
+/**
+ * The same validator, built by the first request that reaches it instead of at start: for
+ * the admin API, which no start waits for. Building one costs about a tenth of a second
+ * (express-openapi-validator compiles the OpenAPI schema itself, even with
+ * `validateApiSpec: false`), which a pod replaced paid before its first paid call.
+ */
+export function specValidatorOnFirstUse(specPath: string, validateResponses: boolean): RequestHandler {
+  let validator: Router | undefined;
+  return (req, res, next) => {
+    validator ??= Router().use(specValidator(specPath, validateResponses));
+    validator(req, res, next);
+  };
 }

@@ -8,7 +8,7 @@ import { analyseCommsEmbedded } from './comms-analysis';
 import { predictSnapEmbedded } from './snap-prediction';
 import type { AnonymousSubject, CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction } from '../../domain/ports';
 
-const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v2' };
+const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v3' };
 
 export class EmbeddedPredictor implements Predictor {
   async predictSnap(subject: AnonymousSubject): Promise<Predicted<SnapPrediction>> {

@@ -6,8 +6,12 @@
  * Identification is tinyld's (its "light" data set: the common languages, about half a
  * millisecond for a paragraph). Short or ambiguous texts come back with a low accuracy;
  * they are not judged here, and the lexicon decides (no term, no profile).
+ *
+ * tinyld and the language names are loaded by the first call: a model's answer needs them
+ * only when the lexicon agrees with it (earned-confidence.ts), and loading them was about
+ * 30 ms of every start.
  */
-import { detectAll } from 'tinyld/light';
+import { loadedOnFirstUse } from '../../support/on-first-use';
 
 /** The language the lexicon reads (ISO 639-1). */
 export const SUPPORTED_LANGUAGE = 'en';
@@ -15,11 +19,13 @@ export const SUPPORTED_LANGUAGE = 'en';
 /** Below this accuracy (tinyld's 0..1 score of its best guess), a text is not judged foreign. */
 export const MIN_FOREIGN_ACCURACY = 0.3;
 
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+const tinyld = loadedOnFirstUse<typeof import('tinyld/light')>('tinyld/light');
+let languageNames: Intl.DisplayNames | undefined;
 
 /** The English name of the notes' language when it is confidently not English; otherwise undefined. */
 export function unsupportedLanguageOf(notes: string): string | undefined {
-  const [best] = detectAll(notes);
+  const [best] = tinyld().detectAll(notes);
   if (!best || best.lang === SUPPORTED_LANGUAGE || best.accuracy < MIN_FOREIGN_ACCURACY) return undefined;
-  return LANGUAGE_NAMES.of(best.lang) ?? best.lang;
+  languageNames ??= new Intl.DisplayNames(['en'], { type: 'language' });
+  return languageNames.of(best.lang) ?? best.lang;
 }

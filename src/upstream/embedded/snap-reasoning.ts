@@ -2,7 +2,8 @@
  * The `reasoning` text of an embedded snap prediction: which matched words drove the
  * primary and secondary profiles, and why the confidence is what it is; or, when no
  * profile is given, why not. It quotes only words that matched a lexicon term (letters,
- * digits and spaces), never other note text.
+ * digits and spaces), never other note text; a profile the learned word weights
+ * (`snap-word-weights.ts`) put ahead without a lexicon term is said to be so, unquoted.
  */
 import { RESTRICTED_SECONDARY, type Confidence, type ProfileName } from '../../domain/profiles';
 
@@ -26,7 +27,7 @@ export interface ReasoningInput {
 /** Beyond this, a list of matched words ends with "and N more". */
 const MAX_QUOTED_WORDS = 5;
 
-/** Why no profile is given: an unsupported language (its English name), or no lexicon term matched. */
+/** Why no profile is given: an unsupported language (its English name), or no lexicon term matched and the wording points nowhere clearly. */
 export function abstentionReasoning({ language }: { language?: string }): string {
   if (language !== undefined) {
     return (
@@ -36,8 +37,9 @@ export function abstentionReasoning({ language }: { language?: string }): string
   }
   return (
     'The notes and job title hold no behavioural evidence: no term from the profile lexicon ' +
-    'matched, so no profile is given rather than a guess. Confidence is Low; notes on how ' +
-    'the person works, decides or deals with others would give one.'
+    'matched and the wording points to no profile clearly, so no profile is given rather ' +
+    'than a guess. Confidence is Low; notes on how the person works, decides or deals with ' +
+    'others would give one.'
   );
 }
 
@@ -53,7 +55,11 @@ export function buildReasoning(input: ReasoningInput): string {
     .join(' ');
 }
 
+/** How the reasoning names the learned word weights (`snap-word-weights.ts`). */
+const LEARNED_WORDS = 'the wording of the notes, weighed as in the labelled examples,';
+
 function primarySentence(primary: RankedProfile): string {
+  if (!hasEvidence(primary)) return `No lexicon term matched ${primary.name}, but ${LEARNED_WORDS} points to it.`;
   const clauses: string[] = [];
   if (primary.jobTypeWords.length > 0) {
     clauses.push(`the job title mentions ${quoteList(primary.jobTypeWords)}`);
@@ -77,7 +83,7 @@ function tieSentence({ ranking, primary }: ReasoningInput): string {
 }
 
 function secondarySentence(secondary: RankedProfile): string {
-  if (secondary.score === 0) {
+  if (!hasEvidence(secondary)) {
     return (
       `Nothing pointed to another profile, so ${secondary.name}, next to the primary in the ` +
       'taxonomy, is a tentative secondary.'
@@ -91,8 +97,8 @@ function secondarySentence(secondary: RankedProfile): string {
 function visionarySentence({ ranking, primary, secondary }: ReasoningInput): string {
   if (primary.name === RESTRICTED_SECONDARY) return '';
   const visionary = ranking.find((profile) => profile.name === RESTRICTED_SECONDARY);
-  if (!visionary || visionary.score === 0) return '';
-  if (secondary.score > 0 && ranking.indexOf(visionary) > ranking.indexOf(secondary)) return '';
+  if (!visionary || !hasEvidence(visionary)) return '';
+  if (hasEvidence(secondary) && ranking.indexOf(visionary) > ranking.indexOf(secondary)) return '';
   const words = [...new Set([...visionary.jobTypeWords, ...visionary.notesWords])];
   return (
     `${RESTRICTED_SECONDARY} terms (${quoteList(words)}) also appeared, but ` +
@@ -103,11 +109,25 @@ function visionarySentence({ ranking, primary, secondary }: ReasoningInput): str
 function confidenceSentence({ ranking, primary, confidence }: ReasoningInput): string {
   const next = ranking.find((other) => other !== primary);
   const lead = primary.score - (next?.score ?? 0);
-  const position = lead === 0 ? 'level with' : `${lead} ahead of`;
+  const position = lead === 0 ? 'level with' : `${rounded(lead)} ahead of`;
+  if (!hasEvidence(primary)) {
+    return `Confidence is ${confidence}: no lexicon term points to ${primary.name}, only the wording (a score of ${rounded(primary.score)}, ${position} the next profile).`;
+  }
   return (
-    `Confidence is ${confidence}: an evidence score of ${primary.score} ` +
-    `(a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that), ${position} the next profile.`
+    `Confidence is ${confidence}: an evidence score of ${rounded(primary.score)} ` +
+    '(a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that, ' +
+    `plus the learned weights of the notes' words), ${position} the next profile.`
   );
+}
+
+/** A lexicon term or synonym matched for the profile (the learned word weights are not evidence of their own). */
+export function hasEvidence(profile: RankedProfile): boolean {
+  return profile.notesWords.length + profile.jobTypeWords.length > 0;
+}
+
+/** A score as the reasoning prints it: at most two decimals ("2.35", "3"). */
+function rounded(score: number): string {
+  return String(Math.round(score * 100) / 100);
 }
 
 /** `"a"`, `"a" and "b"`, `"a", "b" and "c"`, … `"a", "b", "c", "d", "e" and 2 more`. */

@@ -2,7 +2,8 @@
  * The confidence of a model's prediction, earned rather than taken from the model's word
  * (docs/decisions.md). Small models call nearly
  * every answer High, junk included. The service checks the answer against the evidence
- * it can read itself: the embedded predictor's lexicon on the same description.
+ * it can read itself: the embedded predictor (its lexicon and learned word weights) on
+ * the same description.
  * - The lexicon finds no evidence (or the notes are in a language it does not read), or
  *   it points to another primary: Low.
  * - The lexicon points to the same primary: the lexicon's own confidence for it (its

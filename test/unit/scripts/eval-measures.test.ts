@@ -12,6 +12,9 @@ import type { Confidence, ProfileName } from '../../../src/domain/profiles';
 const set = loadEvalSet();
 const HALF: Half = 'held-out';
 const calls = planCalls(set, { halves: [HALF], descriptions: 3, names: 6, repeats: 3 });
+/** The held-out half's people, and their descriptions (three each). */
+const PEOPLE = set.people.filter((person) => person.half === HALF).length;
+const DESCRIPTIONS = PEOPLE * 3;
 const labelOf = (call: PlannedCall): ProfileName | null => set.people.find((person) => person.id === call.itemId)?.primary ?? null;
 
 function predicted(profile: ProfileName | null, confidence: Confidence = 'High', secondary: ProfileName | null = 'Steward', name = 'X'): Prediction {
@@ -27,13 +30,13 @@ function perfect(call: PlannedCall): CallResult {
 describe('the measures of make eval', () => {
   test('when every answer is right and every no-evidence note abstained, then every measure is perfect and the gate passes', () => {
     const measures = measureHalf(set, HALF, calls.map(perfect));
-    expect(measures.top1).toEqual({ hits: 180, of: 180 });
-    expect(measures.paraphraseAgreement).toEqual({ hits: 60, of: 60 });
-    expect(measures.nameSwapInvariance).toEqual({ hits: 60, of: 60 });
-    expect(measures.nameSwapTextsIdentical).toEqual({ hits: 60, of: 60 });
+    expect(measures.top1).toEqual({ hits: DESCRIPTIONS, of: DESCRIPTIONS });
+    expect(measures.paraphraseAgreement).toEqual({ hits: PEOPLE, of: PEOPLE });
+    expect(measures.nameSwapInvariance).toEqual({ hits: PEOPLE, of: PEOPLE });
+    expect(measures.nameSwapTextsIdentical).toEqual({ hits: PEOPLE, of: PEOPLE });
     expect(measures.abstention.recall).toEqual({ hits: 12, of: 12 });
     expect(measures.abstention.precision).toEqual({ hits: 12, of: 12 });
-    expect(measures.confusion.flat().reduce((a, b) => a + b, 0)).toBe(180);
+    expect(measures.confusion.flat().reduce((a, b) => a + b, 0)).toBe(DESCRIPTIONS);
     expect(gateChecks(measures).filter((check) => !check.passed)).toEqual([]);
   });
 
@@ -41,8 +44,8 @@ describe('the measures of make eval', () => {
     const swapped = calls.find((call) => call.purpose === 'name-swap');
     const results = calls.map((call) => (call === swapped ? { ...perfect(call), prediction: predicted('Visionary') } : perfect(call)));
     const measures = measureHalf(set, HALF, results);
-    expect(measures.nameSwapInvariance).toEqual({ hits: 59, of: 60 });
-    expect(measures.top1).toEqual({ hits: 180, of: 180 }); // name swaps are not accuracy calls
+    expect(measures.nameSwapInvariance).toEqual({ hits: PEOPLE - 1, of: PEOPLE });
+    expect(measures.top1).toEqual({ hits: DESCRIPTIONS, of: DESCRIPTIONS }); // name swaps are not accuracy calls
     expect(gateChecks(measures).filter((check) => !check.passed).map((check) => check.measure)).toEqual(['name-swap invariance']);
   });
 
@@ -51,9 +54,9 @@ describe('the measures of make eval', () => {
     if (!paraphrase) throw new Error('a paraphrase');
     const results = calls.map((call) => (call === paraphrase ? { ...perfect(call), prediction: predicted('Investigator', 'Low', labelOf(call)) } : perfect(call)));
     const measures = measureHalf(set, HALF, results);
-    expect(measures.paraphraseAgreement).toEqual({ hits: 59, of: 60 });
-    expect(measures.top1).toEqual({ hits: 179, of: 180 });
-    expect(measures.top2).toEqual({ hits: 180, of: 180 });
+    expect(measures.paraphraseAgreement).toEqual({ hits: PEOPLE - 1, of: PEOPLE });
+    expect(measures.top1).toEqual({ hits: DESCRIPTIONS - 1, of: DESCRIPTIONS });
+    expect(measures.top2).toEqual({ hits: DESCRIPTIONS, of: DESCRIPTIONS });
     expect(measures.byConfidence.Low).toEqual({ hits: 0, of: 1 });
   });
 
@@ -68,7 +71,7 @@ describe('the measures of make eval', () => {
     const measures = measureHalf(set, HALF, results);
     expect(measures.abstention.recall).toEqual({ hits: 11, of: 12 });
     expect(measures.abstention.precision).toEqual({ hits: 11, of: 12 });
-    expect(measures.abstention.falseAbstention).toEqual({ hits: 1, of: 180 });
+    expect(measures.abstention.falseAbstention).toEqual({ hits: 1, of: DESCRIPTIONS });
     expect(measures.confusion.map((row) => row[12]).reduce((a = 0, b = 0) => a + b, 0)).toBe(1);
   });
 
@@ -81,7 +84,7 @@ describe('the measures of make eval', () => {
       return result;
     });
     const checks = gateChecks(measureHalf(set, HALF, results));
-    expect(checks.find((check) => check.measure === 'accuracy by confidence')).toMatchObject({ passed: false, got: 'Medium 100.0% (60/60), High 50.0% (60/120)' });
+    expect(checks.find((check) => check.measure === 'accuracy by confidence')).toMatchObject({ passed: false, got: `Medium 100.0% (${PEOPLE}/${PEOPLE}), High 50.0% (${PEOPLE}/${PEOPLE * 2})` });
   });
 
   test('when a call ends 500, then it counts in the 500 rate and not in accuracy, and the gate fails on its status', () => {
@@ -89,8 +92,8 @@ describe('the measures of make eval', () => {
     const results = calls.map((call) => (call === failed ? { call, status: 500, seconds: 1, tokens: 30, error: 'Internal server error' } : perfect(call)));
     const measures = measureHalf(set, HALF, results);
     expect(measures.rate500).toEqual({ hits: 1, of: calls.length });
-    expect(measures.answered).toEqual({ hits: 179, of: 180 });
-    expect(measures.top1).toEqual({ hits: 179, of: 179 });
+    expect(measures.answered).toEqual({ hits: DESCRIPTIONS - 1, of: DESCRIPTIONS });
+    expect(measures.top1).toEqual({ hits: DESCRIPTIONS - 1, of: DESCRIPTIONS - 1 });
     expect(measures.tokensPerCall).toBeCloseTo(30 / calls.length);
     expect(gateChecks(measures).find((check) => check.measure === 'every call answered 201')).toMatchObject({ passed: false, got: '1× 500' });
   });

@@ -10,26 +10,43 @@ import { FULL_PLAN, planCalls, selectPeople } from '../../../scripts/eval/plan';
 
 const set = loadEvalSet();
 
-/** The held-out half as measured since 2026-11-26 (docs/evaluation.md): a change here means someone edited it. */
+/** The held-out half as measured since 2026-11-26 (docs/evaluation.md): the first 60 held-out people and the held-out notes; a change here means someone edited them. */
 const HELD_OUT_SHA256 = 'cb5125cb9efe8bfd8cc532514b04f2d1f949f93076fc4f3b5797a18f1ab4d117';
 
+/**
+ * 2026-11-26: the 60 fresh held-out people (ids `xx-22` to `xx-30`), written blind to the
+ * embedded predictor after the first held-out people had been looked at while it was tuned
+ * (docs/evaluation.md): a change here means someone edited them.
+ */
+const FRESH_HELD_OUT_SHA256 = '93aa3be01d50b6e625efa5996b5177fb26e3d2094abe79b1999ac69dede1c0e9';
+
+/** A fresh held-out person: an id numbered 22 or more (the first held-out people run from 02 to 10). */
+const isFresh = (id: string): boolean => Number(/-(\d+)$/u.exec(id)?.[1]) >= 22;
+const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
 describe('the evaluation set', () => {
-  test('when it is read, then it holds at least 180 people: five of each primary profile held out, ten or more of each in the development half', () => {
-    expect(set.people.length).toBeGreaterThanOrEqual(180);
+  test('when it is read, then it holds at least 240 people: ten of each primary profile held out, ten or more of each in the development half', () => {
+    expect(set.people.length).toBeGreaterThanOrEqual(240);
     for (const profile of PROFILE_NAMES) {
       const count = (half: string): number => set.people.filter((person) => person.half === half && person.primary === profile).length;
-      expect([profile, count('held-out'), count('dev') >= 10]).toEqual([profile, 5, true]);
+      expect([profile, count('held-out'), count('dev') >= 10]).toEqual([profile, 10, true]);
     }
   });
 
-  test('when it is read, then the held-out half is exactly the one first measured (people, texts, names and notes unchanged; new people go to the development half)', () => {
+  test('when it is read, then the first held-out people and the held-out notes are exactly the ones first measured (people, texts, names and notes unchanged)', () => {
     const heldOut = {
-      people: set.people.filter((person) => person.half === 'held-out'),
+      people: set.people.filter((person) => person.half === 'held-out' && !isFresh(person.id)),
       noEvidence: set.noEvidence.filter((note) => note.half === 'held-out'),
       foreign: set.foreign.filter((note) => note.half === 'held-out'),
     };
     expect([heldOut.people.length, heldOut.noEvidence.length, heldOut.foreign.length]).toEqual([60, 12, 8]);
-    expect(createHash('sha256').update(JSON.stringify(heldOut)).digest('hex')).toBe(HELD_OUT_SHA256);
+    expect(sha256(heldOut)).toBe(HELD_OUT_SHA256);
+  });
+
+  test('when it is read, then the fresh held-out people are exactly the ones written blind (labels, texts and names unchanged; new people go to the development half)', () => {
+    const fresh = set.people.filter((person) => isFresh(person.id));
+    expect([fresh.length, fresh.every((person) => person.half === 'held-out')]).toEqual([60, true]);
+    expect(sha256({ people: fresh })).toBe(FRESH_HELD_OUT_SHA256);
   });
 
   test('when it is read, then no-evidence and foreign-language notes are in both halves', () => {

@@ -9,8 +9,13 @@ import {
 } from '../../../../src/domain/profiles';
 import type { AnonymousSubject, SnapPrediction } from '../../../../src/domain/ports';
 import { SNAP_LEXICON } from '../../../../src/upstream/embedded/snap-lexicon';
-import { predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
+import { LEARNED_ONLY_MIN_LEAD, predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
+import type { WordWeights } from '../../../../src/upstream/embedded/snap-word-weights';
 import { compileTerm, findTerm, toWords } from '../../../../src/upstream/embedded/snap-words';
+
+/** The lexicon's arithmetic on its own: no learned word weights. */
+const NO_WORD_WEIGHTS: WordWeights = new Map();
+const lexiconAlone = (given: AnonymousSubject): SnapPrediction => predictSnapEmbedded(given, NO_WORD_WEIGHTS);
 
 function subject(overrides: Partial<AnonymousSubject> = {}): AnonymousSubject {
   return { notes: 'Works in the Leeds office.', ...overrides };
@@ -106,14 +111,14 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when the notes name matched terms, then the reasoning quotes them and the summaries call the subject "The person"', () => {
-      const prediction = predictSnapEmbedded(
+      const prediction = lexiconAlone(
         subject({ notes: 'Loves an audit, a clean spreadsheet and accuracy; will plan the week.' }),
       );
 
       expect(prediction.reasoning).toBe(
         'The notes mention "audit", "spreadsheet" and "accuracy", which point to Precisionist. ' +
           '"plan" points to Systematizer as the secondary profile. ' +
-          'Confidence is Medium: an evidence score of 3 (a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that), 2 ahead of the next profile.',
+          "Confidence is Medium: an evidence score of 3 (a lexicon term counts 1 in the notes and 0.5 in the job title, a WordNet synonym of one half that, plus the learned weights of the notes' words), 2 ahead of the next profile.",
       );
       expect(prediction.summary).toMatch(/^The person is a Precisionist: /u);
       expect(prediction.secondary_profile_summary).toMatch(/^The person also has a Systematizer side: /u);
@@ -194,7 +199,7 @@ describe('predictSnapEmbedded', () => {
 
   describe('little or no evidence', () => {
     it('when the notes hold only WordNet synonyms of lexicon terms, then they are evidence at half weight and quoted', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Unafraid and dauntless.' }));
+      const prediction = lexiconAlone(subject({ notes: 'Unafraid and dauntless.' }));
 
       expect(prediction.profile).toBe('Trailblazer');
       expect(prediction.confidence).toBe('Medium');
@@ -203,7 +208,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when a phrase of one profile holds a word of another, then only the phrase counts', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Questions assumptions.' }));
+      const prediction = lexiconAlone(subject({ notes: 'Questions assumptions.' }));
 
       expect([prediction.profile, prediction.confidence]).toEqual(['Challenger', 'Medium']);
       expect(prediction.secondary_profile).not.toBe('Investigator');
@@ -247,7 +252,7 @@ describe('predictSnapEmbedded', () => {
         secondary_profile: null,
         secondary_code: null,
         confidence: 'Low',
-        reasoning: expect.stringContaining('no term from the profile lexicon matched, so no profile is given'),
+        reasoning: expect.stringContaining('no term from the profile lexicon matched and the wording points to no profile clearly, so no profile is given'),
         summary: null,
         secondary_profile_summary: null,
       });
@@ -269,7 +274,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when the evidence is split evenly, then a Low-confidence guess stays', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit and the plan.' }));
+      const prediction = lexiconAlone(subject({ notes: 'Owns the audit and the plan.' }));
 
       expectValidPrediction(prediction);
       expect(prediction.profile).toBe('Precisionist');
@@ -277,7 +282,7 @@ describe('predictSnapEmbedded', () => {
     });
   });
 
-  describe('confidence', () => {
+  describe('confidence, from the lexicon alone', () => {
     it.each<[string, { given: AnonymousSubject; want: Confidence }]>([
       ['when five terms point one way, then confidence is High', {
         given: subject({ notes: 'Meticulous, accurate, thorough and detail-focused in every audit.' }), want: 'High',
@@ -298,20 +303,20 @@ describe('predictSnapEmbedded', () => {
         given: subject({ notes: 'Owns the audit and the spreadsheet, the plan and the schedule.' }), want: 'Low',
       }],
     ])('%s', (_name, { given, want }) => {
-      const prediction = predictSnapEmbedded(given);
+      const prediction = lexiconAlone(given);
 
       expectValidPrediction(prediction);
       expect(prediction.confidence).toBe(want);
     });
 
     it('when one term is repeated many times, then it counts once', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'detail detail detail detail detail detail' }));
+      const prediction = lexiconAlone(subject({ notes: 'detail detail detail detail detail detail' }));
 
       expect(prediction.reasoning).toContain('an evidence score of 1 ');
     });
 
     it('when two profiles tie at the top, then the reasoning says so', () => {
-      const prediction = predictSnapEmbedded(
+      const prediction = lexiconAlone(
         subject({ notes: 'Owns the audit and the spreadsheet, the plan and the schedule.' }),
       );
 
@@ -319,8 +324,8 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when two profiles tie at the top, then the one whose evidence comes first in the notes is primary, whichever it is', () => {
-      const auditFirst = predictSnapEmbedded(subject({ notes: 'Owns the audit and the spreadsheet, the plan and the schedule.' }));
-      const planFirst = predictSnapEmbedded(subject({ notes: 'Owns the plan and the schedule, the audit and the spreadsheet.' }));
+      const auditFirst = lexiconAlone(subject({ notes: 'Owns the audit and the spreadsheet, the plan and the schedule.' }));
+      const planFirst = lexiconAlone(subject({ notes: 'Owns the plan and the schedule, the audit and the spreadsheet.' }));
 
       expect([auditFirst.profile, auditFirst.secondary_profile]).toEqual(['Precisionist', 'Systematizer']);
       expect([planFirst.profile, planFirst.secondary_profile]).toEqual(['Systematizer', 'Precisionist']);
@@ -328,7 +333,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when one term is in the notes and another profile\'s in the job title, then the notes win (a job title says what someone does, not how)', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Loves the plan.', jobType: 'Auditor' }));
+      const prediction = lexiconAlone(subject({ notes: 'Loves the plan.', jobType: 'Auditor' }));
 
       expect(prediction.profile).toBe('Systematizer');
       expect(prediction.secondary_profile).toBe('Precisionist');
@@ -336,9 +341,79 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when two job title terms meet one notes term of another profile, then they tie and the job title goes first', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Loves the plan.', jobType: 'Quality auditor' }));
+      const prediction = lexiconAlone(subject({ notes: 'Loves the plan.', jobType: 'Quality auditor' }));
 
       expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Precisionist', 'Systematizer', 'Low']);
+    });
+  });
+
+  describe('learned word weights', () => {
+    /** Weights for one stem: `weight` for one profile, nothing for the others. */
+    function weightsFor(wordStem: string, profile: ProfileName, weight: number): WordWeights {
+      return new Map([[wordStem, PROFILES.map(({ name }) => (name === profile ? weight : 0))]]);
+    }
+
+    it('when the lexicon ties two profiles, then the learned weight of another word decides, and the confidence stays Low', () => {
+      const given = subject({ notes: 'Owns the audit and the plan.' });
+
+      const prediction = predictSnapEmbedded(given, weightsFor('own', 'Systematizer', 0.3));
+
+      expect([lexiconAlone(given).profile, lexiconAlone(given).confidence]).toEqual(['Precisionist', 'Low']);
+      expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Systematizer', 'Precisionist', 'Low']);
+      expect(prediction.reasoning).toContain('an evidence score of 1.3 ');
+    });
+
+    it('when a learned word follows a negation, then it weighs nothing', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit and the plan; never meetings.' }), weightsFor('meet', 'Systematizer', 0.3));
+
+      expect(prediction.profile).toBe('Precisionist');
+    });
+
+    it('when only learned words are in the notes and they lead by less than LEARNED_ONLY_MIN_LEAD, then no profile is given', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', LEARNED_ONLY_MIN_LEAD - 0.01));
+
+      expect(prediction.profile).toBeNull();
+      expect(prediction.confidence).toBe('Low');
+    });
+
+    it('when only learned words are in the notes and they lead by LEARNED_ONLY_MIN_LEAD or more, then a Low guess with a tentative secondary is given and said to be so', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', 5));
+
+      expectValidPrediction(prediction);
+      expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Nurturer', 'Peacemaker', 'Low']);
+      expect(prediction.reasoning).toBe(
+        'No lexicon term matched Nurturer, but the wording of the notes, weighed as in the labelled examples, points to it. ' +
+          'Nothing pointed to another profile, so Peacemaker, next to the primary in the taxonomy, is a tentative secondary. ' +
+          'Confidence is Low: no lexicon term points to Nurturer, only the wording (a score of 5, 5 ahead of the next profile).',
+      );
+    });
+
+    it('when the committed weights read a long note with nothing about behaviour, then no profile is given', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Moved here from Cardiff in the spring; has a dog and a season ticket for the local football club.' }));
+
+      expect(prediction.profile).toBeNull();
+    });
+
+    it('when the learned weights put a profile without a lexicon term first, then it is Low and the reasoning says so and quotes nothing of it', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit.' }), weightsFor('own', 'Steward', 3));
+
+      expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Steward', 'Precisionist', 'Low']);
+      expect(prediction.reasoning).toMatch(/^No lexicon term matched Steward, but the wording of the notes, weighed as in the labelled examples, points to it\. "audit" points to Precisionist/u);
+      expect(prediction.reasoning).not.toContain('owns');
+    });
+
+    it('when the learned weights rank a profile without a lexicon term second, then the secondary is still one with evidence or the neighbour', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit.' }), weightsFor('own', 'Connector', 0.5));
+
+      expect([prediction.profile, prediction.secondary_profile]).toEqual(['Precisionist', 'Investigator']);
+      expect(prediction.reasoning).toContain('Investigator, next to the primary in the taxonomy, is a tentative secondary');
+    });
+
+    it('when the committed weights are used, then a note with one clear term keeps its profile and a lexicon tie is decided by the wording', () => {
+      expect(predictSnapEmbedded(subject({ notes: 'Accurate.' })).profile).toBe('Precisionist');
+      const tie = subject({ notes: 'Owns the audit and the spreadsheet, the plan and the schedule.' });
+      expect(lexiconAlone(tie).reasoning).toContain('scored the same');
+      expect(predictSnapEmbedded(tie).reasoning).not.toContain('scored the same');
     });
   });
 

@@ -31,7 +31,7 @@ describe('earnedConfidence', () => {
     ['the model says High and the evidence agrees strongly', {}, AUDITOR, 'High'],
     ['the model says Low and the evidence agrees strongly', { confidence: 'Low' }, AUDITOR, 'Low'],
     ['the model says nothing and the evidence agrees strongly', { confidence: null }, AUDITOR, 'High'],
-    ['the model says High and the evidence agrees with one term', {}, { notes: 'Good with details.' }, 'Medium'],
+    ['the model says High and the evidence agrees with one term', {}, { notes: 'Accurate.' }, 'Medium'],
     ['the model says High and the evidence is split evenly', {}, { notes: 'Owns the audit and the plan.' }, 'Low'],
     ['the model names no profile', { profile: null, primary_code: null }, AUDITOR, 'Low'],
   ])('when %s, then the confidence is %s', (_name, overrides, subject, want) => {
