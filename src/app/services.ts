@@ -29,7 +29,6 @@ import { instrumentPredictor } from '../metrics/instrumented-predictor';
 import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
-import { EmbeddedPredictor } from '../upstream/embedded/embedded-predictor';
 import { CircuitBreaker } from '../upstream/circuit-breaker';
 import { withFallback } from '../upstream/fallback-predictor';
 import type { UpstreamAgent } from '../upstream/openai/upstream-agent';
@@ -171,11 +170,16 @@ async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAge
  * when one is configured. Each is given its part of the time budget as config computed it
  * (config/time-budget.ts): the primary its share of each route's call, the fallback as much
  * as the whole, which the fallback's deadline (the whole call's) cuts to what is left.
- * The OpenAI client is loaded only when it is configured: the embedded default starts without it.
+ * Each is loaded only when it is configured: the embedded default starts without the OpenAI
+ * client, and an upstream without the embedded comms analysis (a model's snap still loads
+ * the lexicon, for its earned confidence).
  */
 async function createPredictor(config: Config, metrics: Metrics, upstreams: UpstreamAgents | undefined): Promise<Predictor> {
   const budget = config.timeBudget.upstream;
-  if (!config.openai || !upstreams || !budget) return new EmbeddedPredictor();
+  if (!config.openai || !upstreams || !budget) {
+    const { EmbeddedPredictor } = await import('../upstream/embedded/embedded-predictor');
+    return new EmbeddedPredictor();
+  }
   const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
   const settings = config.openai;
   const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, times: PerRoute<UpstreamBudget>): Predictor =>
