@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { sampleValue } from './prometheus';
 import { freePort } from './spawned-server';
 import { until } from './until';
@@ -74,7 +75,7 @@ export async function startLlamaServer(): Promise<LlamaServer> {
       const health = await fetch(`${url}/health`).catch(() => undefined);
       return health?.status === 200;
     }, START_MS);
-    const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: { id: string }[] };
+    const models = JSON.parse(await read(`${url}/v1/models`)) as { data: { id: string }[] };
     model = models.data[0]?.id ?? '';
   }
 
@@ -94,9 +95,9 @@ export async function startLlamaServer(): Promise<LlamaServer> {
       return model;
     },
     output: () => text,
-    slots: async () => (await (await fetch(`${url}/slots`)).json()) as LlamaSlot[],
+    slots: async () => JSON.parse(await read(`${url}/slots`)) as LlamaSlot[],
     counters: async () => {
-      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const metrics = await read(`${url}/metrics`);
       return {
         promptTokens: sampleValue(metrics, 'llamacpp:prompt_tokens_total') + sampleValue(metrics, 'llamacpp:prompt_tokens_cached_total'),
         predictedTokens: sampleValue(metrics, 'llamacpp:tokens_predicted_total'),
@@ -107,6 +108,16 @@ export async function startLlamaServer(): Promise<LlamaServer> {
     restart: start,
     stop: kill,
   };
+}
+
+/**
+ * One of llama.cpp's own endpoints, on a connection of its own: the server closes an idle
+ * kept-alive connection on its own clock, and a request sent on one as it closes fails
+ * ("other side closed").
+ */
+async function read(url: string): Promise<string> {
+  const { body } = await request(url, { headers: { connection: 'close' } });
+  return body.text();
 }
 
 /**

@@ -9,6 +9,8 @@ import { retryAfterMs, type AttemptFailure } from './retry-policy';
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 const OVERSIZED = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+/** undici's SocketError: the connection closed (or was reset) while the body was read. */
+const LOST_CONNECTION = 'UND_ERR_SOCKET';
 
 export function attemptFailure(error: unknown): AttemptFailure {
   const codes = codesAlong(error);
@@ -25,14 +27,18 @@ export function attemptFailure(error: unknown): AttemptFailure {
       quotaExhausted: error.code === 'insufficient_quota',
     };
   }
-  // fetch's "terminated": the connection closed while the body was read.
-  if (error instanceof TypeError && codes.length > 0) return { kind: 'connection' };
+  if (codes.includes(LOST_CONNECTION)) return { kind: 'connection' };
   return { kind: 'final' };
 }
 
 /** undici's bound between two chunks of an answer (or before its headers) ran out. */
 export function isTimeoutCode(error: unknown): boolean {
   return codesAlong(error).some((code) => TIMEOUT_CODES.has(code));
+}
+
+/** The connection closed or was reset while the answer was read (request-fetch.ts's body). */
+export function isLostConnection(error: unknown): boolean {
+  return codesAlong(error).includes(LOST_CONNECTION);
 }
 
 /** The answer was larger than the agent's bound, as sent or once decoded (upstream-agent.ts). */

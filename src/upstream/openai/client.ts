@@ -7,13 +7,13 @@
  * so only the service's configuration decides; OPENAI_CUSTOM_HEADERS is refused by the
  * configuration. No debug log of request bodies: they hold the notes.
  *
- * The SDK sends through undici's own `fetch` (each attempt is given its dispatcher,
- * upstream-agent.ts), never retries by itself (`maxRetries: 0`: retry-policy.ts
+ * The SDK sends through undici's `request` behind its `fetch` option (request-fetch.ts;
+ * each attempt is given its dispatcher, upstream-agent.ts), never retries by itself (`maxRetries: 0`: retry-policy.ts
  * decides), and does not follow redirects: the configured base URL is the upstream,
  * and the key is never sent anywhere else.
  */
 import OpenAI, { AzureOpenAI } from 'openai';
-import { fetch as undiciFetch } from 'undici';
+import { requestFetch } from './request-fetch';
 
 export interface Connection {
   kind: 'openai' | 'azure';
@@ -32,8 +32,7 @@ export function createClient(connection: Connection): OpenAI {
   const common = {
     apiKey: connection.apiKey,
     maxRetries: 0,
-    fetch: undiciFetch as unknown as Fetch,
-    fetchOptions: { redirect: 'manual' as const },
+    fetch: requestFetch as Fetch,
     organization: null,
     project: null,
     adminAPIKey: null,

@@ -1,6 +1,6 @@
 /**
  * The connections to one upstream: an undici `Agent` handed to the SDK as the dispatcher
- * of undici's own `fetch` (docs/upstream.md, "Transport"). Everything here is an option
+ * of undici's `request` behind the SDK's `fetch` (request-fetch.ts; docs/upstream.md, "Transport"). Everything here is an option
  * of undici's public API:
  * - at most `maxSockets` sockets to the upstream; calls beyond them wait in undici's
  *   queue, and the time each waited is reported (`onSent`), not charged to its attempt;
