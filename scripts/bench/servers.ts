@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { announced, freePort, startChild, waitForPort, type Child } from './child-process';
 import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
+import { confined, type MemoryLimit } from './pod-memory-limit';
 import { listenerPid } from './proc-stats';
 
 export interface BenchPaths {
@@ -42,12 +43,13 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
   };
 }
 
-export async function startService(paths: BenchPaths, options: { name: string; env: Record<string, string> }): Promise<RunningService> {
+export async function startService(paths: BenchPaths, options: { name: string; env: Record<string, string>; memoryLimit?: MemoryLimit }): Promise<RunningService> {
   const [port, adminPort] = [await freePort(), await freePort()];
   const adminToken = `bench-admin-${process.pid}-${Date.now()}`;
+  const main = [join(paths.app, 'dist/src/app/main.js')];
   const child = startChild({
     name: options.name,
-    args: [join(paths.app, 'dist/src/app/main.js')],
+    ...(options.memoryLimit ? confined(options.memoryLimit, main) : { args: main }),
     env: serviceEnv({ ...options.env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: adminToken }),
     logFile: join(paths.workDir, `${slug(options.name)}.log`),
     cwd: paths.app,

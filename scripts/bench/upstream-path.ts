@@ -6,13 +6,15 @@
  *   the statements PostgreSQL ran per paid call;
  * - the highest fixed rate held: the same at other rates, doubling from that one until a
  *   rate is not held, then halving the gap, a bounded number of steps;
- * - memory per call in flight: a fresh service, N requests at once all waiting on the
- *   upstream together, (peak RSS − RSS before) / N.
+ * - memory per call in flight: a fresh service in the chart's memory limit, as a pod
+ *   (pod-memory-limit.ts), N requests at once all waiting on the upstream together,
+ *   (peak RSS − RSS before) / N.
  */
 import type { ArrivalResult } from './arrivals';
 import { createAccounts } from './accounts';
 import type { BenchSettings } from './bench-settings';
-import { per, within, type Figure } from './figures';
+import { MiB, per, within, type Figure } from './figures';
+import { createMemoryLimit, POD_MEMORY_LIMIT_BYTES, type MemoryLimit } from './pod-memory-limit';
 import { statusBytes } from './proc-stats';
 import { runArrivals } from './run-load';
 import type { ScratchDatabase } from './scratch-database';
@@ -61,6 +63,8 @@ export interface MemoryInFlight {
   result: ArrivalResult;
   rssBeforeBytes: Figure;
   peakBytes: Figure;
+  /** The memory limit the service ran in (the chart's, as a pod), or why it ran without one. */
+  confinement: { limitBytes: number } | { unconfined: string };
 }
 
 export async function measureUpstreamPath(
@@ -105,15 +109,22 @@ export async function measureUpstreamPath(
 
 async function measureMemoryInFlight(paths: BenchPaths, settings: BenchSettings, backing: Record<string, string>, log: (line: string) => void): Promise<MemoryInFlight> {
   const requests = settings.capacityRequests;
-  return withSlowService(paths, settings, backing, 'in flight', requests + settings.capacityWarmup, async (service) => {
-    const apiKeys = await createAccounts(service, 100, 10_000_000);
-    const spec = { url: `${service.url}${SNAP_PATH}`, apiKeys, body: SNAP_BODY, timeoutSeconds: 60 };
-    await runArrivals(paths, 'in-flight-warmup', { ...spec, burst: settings.capacityWarmup });
-    const rssBeforeBytes = statusBytes(service.child.pid, 'VmRSS');
-    log(`memory: ${requests} requests at once, all waiting on the upstream together`);
-    const result = await runArrivals(paths, 'in-flight', { ...spec, burst: requests });
-    return { requests, result, rssBeforeBytes, peakBytes: statusBytes(service.child.pid, 'VmHWM') };
-  });
+  const limit = createMemoryLimit(POD_MEMORY_LIMIT_BYTES, `pps-bench-${process.pid}`);
+  const confinement = 'unconfined' in limit ? limit : { limitBytes: limit.limitBytes };
+  log(`memory: ${'unconfined' in limit ? `no memory limit (${limit.unconfined})` : `in a memory cgroup of ${POD_MEMORY_LIMIT_BYTES / MiB} MiB, the chart's limit`}`);
+  try {
+    return await withSlowService(paths, settings, backing, 'in flight', requests + settings.capacityWarmup, async (service) => {
+      const apiKeys = await createAccounts(service, 100, 10_000_000);
+      const spec = { url: `${service.url}${SNAP_PATH}`, apiKeys, body: SNAP_BODY, timeoutSeconds: 60 };
+      await runArrivals(paths, 'in-flight-warmup', { ...spec, burst: settings.capacityWarmup });
+      const rssBeforeBytes = statusBytes(service.child.pid, 'VmRSS');
+      log(`memory: ${requests} requests at once, all waiting on the upstream together`);
+      const result = await runArrivals(paths, 'in-flight', { ...spec, burst: requests });
+      return { requests, result, rssBeforeBytes, peakBytes: statusBytes(service.child.pid, 'VmHWM'), confinement };
+    }, 'unconfined' in limit ? undefined : limit);
+  } finally {
+    if (!('unconfined' in limit)) limit.remove();
+  }
 }
 
 /** A fresh one-process service behind a fresh fake upstream answering after the settings' delay, provisioned for `inFlight` calls at once. */
@@ -124,10 +135,11 @@ async function withSlowService<T>(
   label: string,
   inFlight: number,
   work: (service: RunningService, cpuWatch: Record<string, number>) => Promise<T>,
+  memoryLimit?: MemoryLimit,
 ): Promise<T> {
   const upstream = await startFakeUpstream(paths, { delayMs: settings.upstreamDelayMs, label });
   try {
-    const service = await startService(paths, { name: `service, ${label}`, env: { ...backing, ...upstreamEnv(upstream.baseURL, inFlight) } });
+    const service = await startService(paths, { name: `service, ${label}`, env: { ...backing, ...upstreamEnv(upstream.baseURL, inFlight) }, ...(memoryLimit && { memoryLimit }) });
     try {
       return await work(service, { server: service.child.pid, upstream: upstream.child.pid, ...backingPids(backing) });
     } finally {

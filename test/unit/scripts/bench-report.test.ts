@@ -29,7 +29,7 @@ function emptyRun(): BenchResults {
       overhead: { rate: 50, seconds: 3, result: nothingAnswered(150), statements: undefined },
       search: [{ rate: 50, seconds: 3, result: nothingAnswered(150), statements: undefined }],
       highestHeld: undefined,
-      memory: { requests: 300, result: nothingAnswered(300), rssBeforeBytes: undefined, peakBytes: undefined },
+      memory: { requests: 300, result: nothingAnswered(300), rssBeforeBytes: undefined, peakBytes: undefined, confinement: { limitBytes: 512 * 2 ** 20 } },
     },
     realModel: { skipped: 'not run in quick mode or with --no-real-model', model: '', calls: [], serverCpuMs: undefined, postgresCpuMs: undefined, statements: undefined },
     coldStarts: { replacedMs: [], firstInstallMs: [] },
