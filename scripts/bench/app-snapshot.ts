@@ -2,7 +2,8 @@
  * Private copies for one bench run, so that a rebuild during the run (minutes) does not
  * change the code under measurement: the service under test (package.json, openapi/ and
  * dist/ of its checkout, node_modules linked) and the harness itself (dist/scripts/bench
- * and the fake upstream it imports, node_modules linked). The service may be another
+ * and the fake upstream it imports, the chart's values.yaml for its Node options,
+ * node_modules linked). The service may be another
  * checkout's (`--app DIR`, e.g. a base commit's worktree), measured by this harness.
  */
 import { cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
@@ -13,7 +14,7 @@ export function snapshotApp(appRoot: string, workDir: string): string {
 }
 
 export function snapshotHarness(benchRoot: string, workDir: string): string {
-  return snapshot(benchRoot, join(workDir, 'bench'), ['dist/scripts/bench', 'dist/test/support']);
+  return snapshot(benchRoot, join(workDir, 'bench'), ['dist/scripts/bench', 'dist/test/support', 'deploy/helm/profile-prediction-service/values.yaml']);
 }
 
 function snapshot(root: string, copy: string, entries: string[]): string {

@@ -1,6 +1,6 @@
 /**
  * The chart's memory limit around one process, as a pod has it: a memory cgroup of its
- * own (v1 or v2, a child of the bench's), with the limit set. Node sizes its heap from it
+ * own (v1 or v2, a child of the bench's), with the limit set, and the chart's Node options. Node sizes its heap from it
  * (a 512 MiB limit gives a heap of 259 MiB on Node 24) and collects before it is reached,
  * where an unconfined process on this 24 GiB machine lets its garbage grow; and the
  * kernel ends the process if it goes past it, as it would the pod. Creating it needs
@@ -9,6 +9,7 @@
  */
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { MiB } from './figures';
 
 /** The chart's memory limit for one pod (deploy/helm/profile-prediction-service/values.yaml). */
@@ -19,6 +20,14 @@ export interface MemoryLimit {
   procsFile: string;
   limitBytes: number;
   remove: () => void;
+}
+
+/** The chart's default `config.nodeOptions` (NODE_OPTIONS: Node's heap sized for its memory limit, docs/deploy.md). */
+export function chartNodeOptions(root: string): string {
+  const values = parse(readFileSync(join(root, 'deploy/helm/profile-prediction-service/values.yaml'), 'utf8')) as { config?: { nodeOptions?: unknown } };
+  const options = values.config?.nodeOptions;
+  if (typeof options !== 'string') throw new Error("the chart's values.yaml has no config.nodeOptions");
+  return options;
 }
 
 /** A new memory cgroup limited to `limitBytes`, or the reason there is none. */

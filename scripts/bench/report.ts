@@ -111,7 +111,7 @@ function upstreamPathSection(results: BenchResults): string[] {
     '',
     `## Memory: ${show(memory.requests)} calls in flight on one process`,
     '',
-    `A fresh service as above, in a memory cgroup of the chart's limit, 512 MiB, as a pod runs it (Node sizes its heap from the limit, and the kernel ends a process that goes past it; pod-memory-limit.ts), after a warm-up burst of ${settings.capacityWarmup}: ${show(memory.requests)} requests at once, each on its own connection, all waiting on the upstream together. Per call = (peak RSS − RSS before the burst) / 201s.`,
+    `A fresh service as above, in a memory cgroup of the chart's limit, 512 MiB, with the chart's NODE_OPTIONS (Node's heap sized for that limit), as a pod runs it (the kernel ends a process that goes past the limit; pod-memory-limit.ts), after a warm-up burst of ${settings.capacityWarmup}: ${show(memory.requests)} requests at once, each on its own connection, all waiting on the upstream together. Per call = (peak RSS − RSS before the burst) / 201s.`,
     '',
     table(
       ['requests', '201', 'other answers', 'errors + timeouts', 'RSS before MiB', 'peak RSS MiB', 'KiB per call in flight', 'latency p99 ms'],

@@ -14,7 +14,7 @@ import type { ArrivalResult } from './arrivals';
 import { createAccounts } from './accounts';
 import type { BenchSettings } from './bench-settings';
 import { MiB, per, within, type Figure } from './figures';
-import { createMemoryLimit, POD_MEMORY_LIMIT_BYTES, type MemoryLimit } from './pod-memory-limit';
+import { chartNodeOptions, createMemoryLimit, POD_MEMORY_LIMIT_BYTES, type MemoryLimit } from './pod-memory-limit';
 import { statusBytes } from './proc-stats';
 import { runArrivals } from './run-load';
 import type { ScratchDatabase } from './scratch-database';
@@ -113,7 +113,8 @@ async function measureMemoryInFlight(paths: BenchPaths, settings: BenchSettings,
   const confinement = 'unconfined' in limit ? limit : { limitBytes: limit.limitBytes };
   log(`memory: ${'unconfined' in limit ? `no memory limit (${limit.unconfined})` : `in a memory cgroup of ${POD_MEMORY_LIMIT_BYTES / MiB} MiB, the chart's limit`}`);
   try {
-    return await withSlowService(paths, settings, backing, 'in flight', requests + settings.capacityWarmup, async (service) => {
+    const podBacking = { ...backing, NODE_OPTIONS: chartNodeOptions(paths.bench) };
+    return await withSlowService(paths, settings, podBacking, 'in flight', requests + settings.capacityWarmup, async (service) => {
       const apiKeys = await createAccounts(service, 100, 10_000_000);
       const spec = { url: `${service.url}${SNAP_PATH}`, apiKeys, body: SNAP_BODY, timeoutSeconds: 60 };
       await runArrivals(paths, 'in-flight-warmup', { ...spec, burst: settings.capacityWarmup });
