@@ -38,7 +38,8 @@ run-local-llm: build
 	scripts/ensure-python-tools.sh
 	scripts/llm/run-local.sh
 
-test: install kube-binaries system-packages lint typecheck gen-check unit integration llm contract image-test deploy-check
+# The last step is a test runner (the image tests), so that the run ends on its summary.
+test: install kube-binaries system-packages lint typecheck gen-check unit integration llm contract deploy-check image-test
 
 # The daily loop: what `make test` checks of the code itself, without root or system installs.
 # PostgreSQL and Redis must be installed (scripts/test-services.sh finds them); the Python
