@@ -1,9 +1,8 @@
 /**
  * The chart's memory limit around one process, as a pod has it: a memory cgroup of its
- * own (v1 or v2, a child of the bench's), with the limit set, and the chart's Node options. Node sizes its heap from it
- * (a 512 MiB limit gives a heap of 259 MiB on Node 24) and collects before it is reached,
- * where an unconfined process on this 24 GiB machine lets its garbage grow; and the
- * kernel ends the process if it goes past it, as it would the pod. Creating it needs
+ * own (v1 or v2, a child of the bench's) with the limit set, and the chart's Node options
+ * (NODE_OPTIONS, which size Node's heap for that limit: docs/deploy.md). The kernel ends
+ * the process if it goes past the limit, as it would the pod's. Creating the cgroup needs
  * write access to the cgroup file system (root here); without it the row runs unconfined
  * and says so.
  */
