@@ -5,9 +5,10 @@
  * the usage report, which comes in a last chunk with no choices, before `[DONE]`.
  *
  * The events are read by eventsource-parser from the raw answer (the SDK's `asResponse()`,
- * after its status checks, request-fetch.ts's body): the SDK's own stream, async generators three deep, cost 0.6 to
- * 0.8 ms of CPU for a snap's 68 events where this costs about 0.25 ms (the whole answer's
- * JSON.parse: 0.06 ms; measured in-process, machine load about 3).
+ * after its status checks; the body request-fetch.ts gives it): the SDK's own stream,
+ * async generators three deep, cost 0.6 to 0.8 ms of CPU for a snap's 68 events where this
+ * costs about 0.25 ms (the whole answer's JSON.parse: 0.06 ms; measured in-process,
+ * machine load about 3).
  *
  * A server may close the stream without a `finish_reason`: an answer cut short, a lost
  * connection (retried as one); a body without a single event (not a stream at all) is an
