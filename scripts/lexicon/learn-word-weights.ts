@@ -5,13 +5,17 @@
  * description, add-`smoothing`), as a log, minus that stem's mean over the profiles, times
  * `scale`: a stem every profile uses weighs nothing, a stem one profile's people use
  * weighs for it and against the others. Stems fewer than `minPeople` people used are left
- * out (a word of one person's three descriptions is that person, not the profile).
+ * out (a word of one person's three descriptions is that person, not the profile). The
+ * stems at least `standaloneShare` of the people used are `standalone`: only they count
+ * when the weights alone decide whether notes with no lexicon term hold evidence.
+ * A description's stems are read as the predictor reads them (`learnedStemsOf`).
  *
  * Deterministic: the same people and options give the same weights, rounded to 1/1000.
  */
 import { PROFILE_NAMES, type ProfileName } from '../../src/domain/profiles';
+import { neutralPositions } from '../../src/upstream/embedded/snap-prediction';
 import { distinctStems } from '../../src/upstream/embedded/snap-word-weights';
-import { toWords } from '../../src/upstream/embedded/snap-words';
+import { WordIndex, toWords } from '../../src/upstream/embedded/snap-words';
 import { loadEvalSet } from '../eval/eval-set';
 
 export interface LabelledTexts {
@@ -24,19 +28,33 @@ export interface WordWeightOptions {
   smoothing: number;
   minPeople: number;
   scale: number;
+  /** The share of the people who must have used a stem for it to be standalone. */
+  standaloneShare: number;
+}
+
+export interface LearnedWordWeights {
+  /** Stem → one weight per profile in taxonomy order; stems in code-unit order. */
+  weights: Record<string, number[]>;
+  /** The standalone stems, in code-unit order. */
+  standalone: string[];
+}
+
+/** A description's distinct stems as the predictor reads them: not after a negation, not in an everyday phrase. */
+export function learnedStemsOf(text: string): string[] {
+  const words = toWords(text);
+  return distinctStems(words, neutralPositions(new WordIndex(words)));
 }
 
 /** Chosen by person-grouped cross-validation on the development half (`make eval-cv`, docs/evaluation.md). */
-export const WORD_WEIGHT_OPTIONS: WordWeightOptions = { smoothing: 0.5, minPeople: 3, scale: 0.2 };
+export const WORD_WEIGHT_OPTIONS: WordWeightOptions = { smoothing: 0.5, minPeople: 3, scale: 0.4, standaloneShare: 0.03 };
 
-/** Stem → one weight per profile in taxonomy order; stems in code-unit order. */
-export function learnWordWeights(people: readonly LabelledTexts[], options: WordWeightOptions = WORD_WEIGHT_OPTIONS): Record<string, number[]> {
+export function learnWordWeights(people: readonly LabelledTexts[], options: WordWeightOptions = WORD_WEIGHT_OPTIONS): LearnedWordWeights {
   const peopleUsing = new Map<string, Set<string>>();
   const counts = new Map<string, number[]>();
   for (const person of people) {
     const profile = PROFILE_NAMES.indexOf(person.primary);
     for (const text of person.descriptions) {
-      for (const wordStem of distinctStems(toWords(text))) {
+      for (const wordStem of learnedStemsOf(text)) {
         const users = peopleUsing.get(wordStem) ?? new Set<string>();
         users.add(person.id);
         peopleUsing.set(wordStem, users);
@@ -56,16 +74,17 @@ export function learnWordWeights(people: readonly LabelledTexts[], options: Word
     // `|| 0`: no -0 in the file.
     weights[wordStem] = logs.map((value) => Math.round((value - mean) * options.scale * 1000) / 1000 || 0);
   }
-  return weights;
+  const standalone = vocabulary.filter((wordStem) => (peopleUsing.get(wordStem)?.size ?? 0) >= options.standaloneShare * people.length);
+  return { weights, standalone };
 }
 
 /** The committed file: the weights learned from every person of the evaluation set's development half. */
-export function snapWordWeightsFile(): { source: string; options: WordWeightOptions; people: number; weights: Record<string, number[]> } {
+export function snapWordWeightsFile(): { source: string; options: WordWeightOptions; people: number } & LearnedWordWeights {
   const people = loadEvalSet().people.filter((person) => person.half === 'dev');
   return {
     source: 'eval/set, development half (odd ids), naive Bayes over Porter2 stems (scripts/lexicon/learn-word-weights.ts)',
     options: WORD_WEIGHT_OPTIONS,
     people: people.length,
-    weights: learnWordWeights(people),
+    ...learnWordWeights(people),
   };
 }

@@ -62,7 +62,7 @@ import { abstentionReasoning, buildReasoning, hasEvidence, type RankedProfile } 
 import { SNAP_LEXICON } from './snap-lexicon';
 import { NEUTRAL_PHRASES } from './snap-terms';
 import { synonymHits } from './snap-synonyms';
-import { SNAP_WORD_WEIGHTS, learnedScores, type WordWeights } from './snap-word-weights';
+import { SNAP_WORD_WEIGHTS, distinctStems, learnedScores, standaloneLead, type WordWeights } from './snap-word-weights';
 import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
 export const NOTES_TERM_WEIGHT = 1;
@@ -114,11 +114,14 @@ export function predictSnapEmbedded(subject: AnonymousSubject, weights: WordWeig
 /** The prediction the lexicon's evidence gives, whatever language the notes are in (`predictSnapEmbedded` asks that first). */
 export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeights = SNAP_WORD_WEIGHTS): SnapPrediction {
   const notesWords = toWords(subject.notes);
-  const ranking = rankProfiles(notesWords, toWords(subject.jobType ?? ''), learnedScores(notesWords, weights, PROFILES.length));
+  const notes = new WordIndex(notesWords);
+  const notesNeutral = neutralPositions(notes);
+  const stems = distinctStems(notesWords, notesNeutral);
+  const ranking = rankProfiles(notes, notesNeutral, toWords(subject.jobType ?? ''), learnedScores(stems, weights.weights, PROFILES.length));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
   const lead = primary.score - runnerUp.score;
-  if (!ranking.some(hasEvidence) && lead < LEARNED_ONLY_MIN_LEAD) return abstention(abstentionReasoning({}));
+  if (!ranking.some(hasEvidence) && standaloneLead(stems, weights, PROFILES.length) < LEARNED_ONLY_MIN_LEAD) return abstention(abstentionReasoning({}));
 
   const secondary =
     ranking.find((candidate) => candidate !== primary && hasEvidence(candidate) && candidate.name !== RESTRICTED_SECONDARY) ??
@@ -180,11 +183,11 @@ interface Scored extends RankedProfile {
 }
 
 /** Every profile, best first; equal scores are ordered by the evidence, then by the taxonomy. */
-function rankProfiles(notesWords: readonly string[], jobTypeWords: readonly string[], learned: readonly number[]): RankedProfile[] {
-  const notes = new WordIndex(notesWords);
+function rankProfiles(notes: WordIndex, notesNeutral: ReadonlySet<number>, jobTypeWords: readonly string[], learned: readonly number[]): RankedProfile[] {
+  const notesWords = notes.words;
   const jobType = new WordIndex(jobTypeWords);
-  const inNotes = hitsByProfile(notes);
-  const inJobType = hitsByProfile(jobType);
+  const inNotes = hitsByProfile(notes, notesNeutral);
+  const inJobType = hitsByProfile(jobType, neutralPositions(jobType));
   const termHits = PROFILE_TERMS.map((_, profile) => ({ inNotes: inNotes[profile] ?? [], inJobType: inJobType[profile] ?? [] }));
   const notesSynonyms = synonymHits(notesWords, coveredBy(termHits.flatMap((hits) => hits.inNotes)));
   const jobTypeSynonyms = synonymHits(jobTypeWords, coveredBy(termHits.flatMap((hits) => hits.inJobType)));
@@ -225,14 +228,20 @@ function take(positions: Set<number>, at: number, length: number): void {
   for (let offset = 0; offset < length; offset += 1) positions.add(at + offset);
 }
 
-/** The terms found in a text, per profile in taxonomy order: longest terms first, each on words no longer term took. */
-function hitsByProfile(text: WordIndex): TermHit[][] {
-  const hits: TermHit[][] = PROFILE_TERMS.map(() => []);
+/** The word positions the everyday phrases (`NEUTRAL_PHRASES`) of a text take: evidence of nothing, for the terms and the learned weights alike. */
+export function neutralPositions(text: WordIndex): Set<number> {
   const taken = new Set<number>();
   for (const phrase of NEUTRAL) {
     const hit = text.find(phrase);
     if (hit) take(taken, hit.at, phrase.length);
   }
+  return taken;
+}
+
+/** The terms found in a text, per profile in taxonomy order: longest terms first, each on words no longer term (nor an everyday phrase, `neutral`) took. */
+function hitsByProfile(text: WordIndex, neutral: ReadonlySet<number>): TermHit[][] {
+  const hits: TermHit[][] = PROFILE_TERMS.map(() => []);
+  const taken = new Set<number>(neutral);
   for (const { profile, term } of TERMS_LONGEST_FIRST) {
     const hit = text.find(term, taken);
     if (!hit) continue;

@@ -6,31 +6,57 @@
  * described in other words still lands on the same profile.
  *
  * A text counts each distinct stem once (Porter2, `stemOf` in `snap-words.ts`: "mentored",
- * "mentoring" → "mentor"), not right after a negation, like the lexicon's terms.
+ * "mentoring" → "mentor"), not right after a negation and not inside an everyday phrase
+ * ("lives alone": the caller passes the positions such phrases took), like the lexicon's
+ * terms.
+ *
+ * The `standalone` stems are those enough labelled people used: only they count when the
+ * weights alone have to decide whether the notes hold evidence at all (no lexicon term
+ * matched). A word few people used is their story, not the profile's ("club", "ticket").
  */
 import { NEGATIONS, stemOf } from './snap-words';
 import learned from './snap-word-weights.json';
 
-/** Each stem's weights, one per profile in taxonomy order. */
-export type WordWeights = ReadonlyMap<string, readonly number[]>;
+export interface WordWeights {
+  /** Each stem's weights, one per profile in taxonomy order. */
+  readonly weights: ReadonlyMap<string, readonly number[]>;
+  /** The stems that count when the weights alone decide whether there is evidence. */
+  readonly standalone: ReadonlySet<string>;
+}
 
-export const SNAP_WORD_WEIGHTS: WordWeights = new Map(Object.entries(learned.weights as Record<string, number[]>));
+/** Word weights as learned and written (`snap-word-weights.json`), ready to look up. */
+export function wordWeightsOf(file: { weights: Record<string, readonly number[]>; standalone: readonly string[] }): WordWeights {
+  return { weights: new Map(Object.entries(file.weights)), standalone: new Set(file.standalone) };
+}
 
-/** The distinct stems of a text's words, in text order, leaving out a word right after a negation. */
-export function distinctStems(words: readonly string[]): string[] {
+export const SNAP_WORD_WEIGHTS: WordWeights = wordWeightsOf(learned);
+
+const NONE_SKIPPED: ReadonlySet<number> = new Set();
+
+/**
+ * The distinct stems of a text's words, in text order, leaving out a word right after a
+ * negation and the words at the `skipped` positions.
+ */
+export function distinctStems(words: readonly string[], skipped: ReadonlySet<number> = NONE_SKIPPED): string[] {
   const stems = new Set<string>();
   words.forEach((word, at) => {
-    if (!NEGATIONS.has(words[at - 1] ?? '')) stems.add(stemOf(word));
+    if (!skipped.has(at) && !NEGATIONS.has(words[at - 1] ?? '')) stems.add(stemOf(word));
   });
   return [...stems];
 }
 
-/** The learned score of each profile (taxonomy order) for a text's words. */
-export function learnedScores(words: readonly string[], weights: WordWeights, profiles: number): number[] {
+/** The learned score of each profile (taxonomy order) for a text's distinct stems. */
+export function learnedScores(stems: readonly string[], weights: WordWeights['weights'], profiles: number): number[] {
   const scores = new Array<number>(profiles).fill(0);
-  for (const wordStem of distinctStems(words)) {
+  for (const wordStem of stems) {
     const row = weights.get(wordStem);
     if (row) for (let profile = 0; profile < profiles; profile += 1) scores[profile] = (scores[profile] ?? 0) + (row[profile] ?? 0);
   }
   return scores;
+}
+
+/** How far the best profile leads the next on the standalone stems alone. */
+export function standaloneLead(stems: readonly string[], weights: WordWeights, profiles: number): number {
+  const scores = learnedScores(stems.filter((wordStem) => weights.standalone.has(wordStem)), weights.weights, profiles).sort((a, b) => b - a);
+  return (scores[0] ?? 0) - (scores[1] ?? 0);
 }

@@ -85,7 +85,7 @@ export class WordIndex {
   /** The distinct words in UTF-16 code-unit order, so that the words starting with a stem are consecutive. */
   private readonly sorted: readonly string[];
 
-  constructor(private readonly words: readonly string[]) {
+  constructor(readonly words: readonly string[]) {
     let at = 0;
     for (const word of words) {
       const positions = this.positions.get(word);

@@ -21,18 +21,20 @@ describe('the learned word weights', () => {
     const dev = people.filter((person) => person.half === 'dev');
     expect(snapWordWeightsFile().people).toBe(dev.length);
     const withHeldOut = people.map((person) => (person.half === 'held-out' ? { ...person, descriptions: ['Bold pioneer, unafraid.', 'Bold pioneer.', 'Pioneer.'] as const } : person));
-    expect(snapWordWeightsFile().weights).toEqual(learnWordWeights(withHeldOut.filter((person) => person.half === 'dev')));
+    const { weights, standalone } = snapWordWeightsFile();
+    expect({ weights, standalone }).toEqual(learnWordWeights(withHeldOut.filter((person) => person.half === 'dev')));
   });
 
   test('when stems are learned from a few people, then a stem of one profile weighs for it, a stem of every profile weighs nothing, and a stem of one person is left out', () => {
     const people = PROFILE_NAMES.flatMap((primary, index) =>
       [1, 2, 3].map((n) => ({ id: `p${index}-${n}`, primary, descriptions: [primary === 'Nurturer' ? `works, mentors ${n}` : `works ${n}`, `person${index}x${n} works`] })),
     );
-    const weights = learnWordWeights(people, { smoothing: 1, minPeople: 2, scale: 1 });
+    const { weights, standalone } = learnWordWeights(people, { smoothing: 1, minPeople: 2, scale: 1, standaloneShare: 0.5 });
     const nurturer = PROFILE_NAMES.indexOf('Nurturer');
     expect(Math.max(...(weights.mentor ?? []))).toBe(weights.mentor?.[nurturer]);
     expect(weights.mentor?.[nurturer]).toBeGreaterThan(0);
     expect(weights.work?.every((weight) => Math.abs(weight) < 0.2)).toBe(true);
     expect(Object.keys(weights).some((wordStem) => wordStem.startsWith('person'))).toBe(false);
+    expect(standalone).toEqual(['work']);
   });
 });

@@ -14,7 +14,7 @@ import type { WordWeights } from '../../../../src/upstream/embedded/snap-word-we
 import { compileTerm, findTerm, toWords } from '../../../../src/upstream/embedded/snap-words';
 
 /** The lexicon's arithmetic on its own: no learned word weights. */
-const NO_WORD_WEIGHTS: WordWeights = new Map();
+const NO_WORD_WEIGHTS: WordWeights = { weights: new Map(), standalone: new Set() };
 const lexiconAlone = (given: AnonymousSubject): SnapPrediction => predictSnapEmbedded(given, NO_WORD_WEIGHTS);
 
 function subject(overrides: Partial<AnonymousSubject> = {}): AnonymousSubject {
@@ -144,8 +144,9 @@ describe('predictSnapEmbedded', () => {
       expect(prediction.secondary_code).not.toBe('VI');
     });
 
+    // The lexicon's arithmetic, without the learned weights: they may outweigh a lead of one term (docs/evaluation.md).
     it('when Visionary ranks second, then the reasoning says it is never given as secondary', () => {
-      const prediction = predictSnapEmbedded(
+      const prediction = lexiconAlone(
         subject({ notes: 'Audit, spreadsheet, accuracy and details; also talks about the future and ideas.' }),
       );
 
@@ -162,7 +163,7 @@ describe('predictSnapEmbedded', () => {
         ...SNAP_LEXICON[second].terms.slice(0, 2),
       ].map(wordOf).join(', ');
 
-      const prediction = predictSnapEmbedded(subject({ notes }));
+      const prediction = lexiconAlone(subject({ notes }));
 
       expectValidPrediction(prediction);
       expect(prediction.profile).toBe(primary);
@@ -348,9 +349,9 @@ describe('predictSnapEmbedded', () => {
   });
 
   describe('learned word weights', () => {
-    /** Weights for one stem: `weight` for one profile, nothing for the others. */
-    function weightsFor(wordStem: string, profile: ProfileName, weight: number): WordWeights {
-      return new Map([[wordStem, PROFILES.map(({ name }) => (name === profile ? weight : 0))]]);
+    /** Weights for one stem: `weight` for one profile, nothing for the others; standalone unless said otherwise. */
+    function weightsFor(wordStem: string, profile: ProfileName, weight: number, standalone = true): WordWeights {
+      return { weights: new Map([[wordStem, PROFILES.map(({ name }) => (name === profile ? weight : 0))]]), standalone: new Set(standalone ? [wordStem] : []) };
     }
 
     it('when the lexicon ties two profiles, then the learned weight of another word decides, and the confidence stays Low', () => {
@@ -386,6 +387,20 @@ describe('predictSnapEmbedded', () => {
           'Nothing pointed to another profile, so Peacemaker, next to the primary in the taxonomy, is a tentative secondary. ' +
           'Confidence is Low: no lexicon term points to Nurturer, only the wording (a score of 5, 5 ahead of the next profile).',
       );
+    });
+
+    it('when only learned words are in the notes and the leading one is not standalone (few labelled people used it), then no profile is given, though it still weighs beside a lexicon term', () => {
+      const weights = weightsFor('work', 'Nurturer', 5, false);
+
+      expect(predictSnapEmbedded(subject({ notes: 'Works here.' }), weights).profile).toBeNull();
+      expect(predictSnapEmbedded(subject({ notes: 'Works on the audit.' }), weights).profile).toBe('Nurturer');
+    });
+
+    it('when a learned word is part of an everyday phrase ("lives alone"), then it weighs nothing; elsewhere it weighs', () => {
+      const weights = weightsFor('alon', 'Trailblazer', 5);
+
+      expect(predictSnapEmbedded(subject({ notes: 'Lives alone.' }), weights).profile).toBeNull();
+      expect(predictSnapEmbedded(subject({ notes: 'Works alone.' }), weights).profile).toBe('Trailblazer');
     });
 
     it('when the committed weights read a long note with nothing about behaviour, then no profile is given', () => {
