@@ -12,7 +12,7 @@ help:
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
 	@echo "make eval  - the labelled evaluation set through the API; a gate on the embedded predictor, a report with a model (docs/evaluation.md)"
-	@echo "make eval-cv - person-grouped cross-validation of the embedded predictor on the development half (SEED=n, FOLDS=k)"
+	@echo "make eval-cv - person-grouped cross-validation of the embedded predictor on the development half (SEED=n or SEEDS=1,2,3, FOLDS=k)"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
 	@echo "make contract - Schemathesis, the /docs page in Chromium and the SDK examples against the live service (SEED=n reproduces a run)"
@@ -124,7 +124,7 @@ snap-word-weights: install
 	node dist/scripts/lexicon/write-word-weights.js
 
 # Person-grouped cross-validation of the embedded predictor on the development half only
-# (docs/evaluation.md): SEED (printed) shuffles the folds, FOLDS sets k (5).
+# (docs/evaluation.md): SEED (printed) shuffles the folds, SEEDS=1,2,3 adds several up, FOLDS sets k (5).
 eval-cv: install
 	npx tsc -p scripts/eval/tsconfig.json
 	node dist/scripts/eval/cross-validate.js

@@ -4,7 +4,8 @@
  * Each fold's word weights are learned from the other folds' people and scored on the
  * fold's people (all three descriptions of a person are in the same fold), so the figures
  * say how the learned part does on people it has not seen. Folds are stratified by the
- * labelled primary and shuffled with SEED (printed; FOLDS sets k). The folds' predictions
+ * labelled primary and shuffled with SEED (printed; FOLDS sets k; SEEDS=1,2,3 adds the
+ * figures up over several seeds). The folds' predictions
  * become the call results `make eval` would record, and `measureHalf` (measures.ts)
  * measures them: one definition of each measure for both.
  */
@@ -12,7 +13,7 @@ import { PROFILE_NAMES } from '../../src/domain/profiles';
 import { predictSnapEmbedded } from '../../src/upstream/embedded/snap-prediction';
 import { learnedScores, wordWeightsOf, type WordWeights } from '../../src/upstream/embedded/snap-word-weights';
 import { WORD_WEIGHT_OPTIONS, learnWordWeights, learnedStemsOf, type WordWeightOptions } from '../lexicon/learn-word-weights';
-import { seededRandom, type SeededRandom } from '../../test/support/seeded-random';
+import { seedFromEnvironment, seededRandom, type SeededRandom } from '../../test/support/seeded-random';
 import type { AnonymousSubject } from '../../src/domain/ports';
 import { loadEvalSet, type LabelledPerson, type NoEvidenceNote } from './eval-set';
 import { measureHalf, type HalfMeasures, type Ratio } from './measures';
@@ -135,32 +136,64 @@ export const writtenBlind = (id: string): boolean => Number(/-(\d+)$/u.exec(id)?
 
 const pct = ({ hits, of }: Ratio): string => (of === 0 ? 'none' : `${((100 * hits) / of).toFixed(1)}% (${hits}/${of})`);
 
-function row(name: string, m: HalfMeasures): string {
-  const levels = (['High', 'Medium', 'Low'] as const).map((level) => pct(m.byConfidence[level])).join(' / ');
-  return `| ${name} | ${pct(m.top1)} | ${pct(m.top2)} | ${pct(m.acceptableSecondary)} | ${pct(m.paraphraseAgreement)} | ${pct(m.abstention.falseAbstention)} | ${levels} | ${pct(m.abstention.recall)} |\n`;
+/** The figures a row prints, from `measureHalf`. */
+const ROW_MEASURES = {
+  top1: (m: HalfMeasures) => m.top1,
+  top2: (m: HalfMeasures) => m.top2,
+  acceptableSecondary: (m: HalfMeasures) => m.acceptableSecondary,
+  paraphraseAgreement: (m: HalfMeasures) => m.paraphraseAgreement,
+  falseAbstention: (m: HalfMeasures) => m.abstention.falseAbstention,
+  High: (m: HalfMeasures) => m.byConfidence.High,
+  Medium: (m: HalfMeasures) => m.byConfidence.Medium,
+  Low: (m: HalfMeasures) => m.byConfidence.Low,
+  noEvidence: (m: HalfMeasures) => m.abstention.recall,
+};
+type Row = Record<keyof typeof ROW_MEASURES, Ratio>;
+
+/** A row's figures added up over several seeds' measures. */
+function rowOf(measures: readonly HalfMeasures[]): Row {
+  const sum = (ratios: Ratio[]): Ratio => ratios.reduce((a, b) => ({ hits: a.hits + b.hits, of: a.of + b.of }), { hits: 0, of: 0 });
+  return Object.fromEntries(Object.entries(ROW_MEASURES).map(([key, take]) => [key, sum(measures.map(take))])) as Row;
+}
+
+function line(name: string, r: Row): string {
+  return `| ${name} | ${pct(r.top1)} | ${pct(r.top2)} | ${pct(r.acceptableSecondary)} | ${pct(r.paraphraseAgreement)} | ${pct(r.falseAbstention)} | ${pct(r.High)} / ${pct(r.Medium)} / ${pct(r.Low)} | ${pct(r.noEvidence)} |\n`;
+}
+
+/** SEEDS (a comma-separated list: the figures add up over them) or SEED (one; a fresh one when unset). */
+function seedsFromEnvironment(): number[] {
+  const list = process.env.SEEDS;
+  return list === undefined || list.trim() === '' ? [seedFromEnvironment()] : list.split(',').map((seed) => seedFromEnvironment(seed));
 }
 
 function main(): void {
-  const random = seededRandom('make eval-cv');
+  const seeds = seedsFromEnvironment();
   const folds = Number(process.env.FOLDS ?? 5);
   const set = loadEvalSet();
   const people = set.people.filter((person) => person.half === 'dev');
   const blind = people.filter((person) => writtenBlind(person.id));
   const noEvidence = set.noEvidence.filter((note) => note.half === 'dev');
-  const foldOf = assignFolds(people, folds, random);
-  process.stdout.write(`SEED=${random.seed} FOLDS=${folds}: ${people.length} development people (${blind.length} of them written blind to the predictor, ids ${WRITTEN_BLIND_FROM} and up), grouped by person, stratified by primary\n\n`);
+  const foldings = seeds.map((seed) => assignFolds(people, folds, seededRandom('make eval-cv', seed)));
+  process.stdout.write(
+    `SEED${seeds.length > 1 ? 'S' : ''}=${seeds.join(',')} FOLDS=${folds}: ${people.length} development people (${blind.length} of them written blind to the predictor, ids ${WRITTEN_BLIND_FROM} and up), grouped by person, stratified by primary${seeds.length > 1 ? '; the figures add up over the seeds' : ''}\n\n`,
+  );
   const header = '| predictor | top-1 | top-2 | acceptable secondary | paraphrase agreement | false abstention | High / Medium / Low top-1 | no-evidence abstained |\n|---|---:|---:|---:|---:|---:|---|---:|\n';
-  const all: string[] = [];
-  const blindRows: string[] = [];
+  const everyone: string[] = [];
+  const blindOnes: string[] = [];
   for (const model of CANDIDATES) {
-    const results = crossValidationResults(model, people, noEvidence, folds, foldOf);
-    all.push(row(model.name, measureHalf(set, 'dev', results)));
-    blindRows.push(row(model.name, measureHalf(set, 'dev', results.filter((result) => result.call.purpose !== 'description' || writtenBlind(result.call.itemId)))));
+    const results = foldings.map((foldOf) => crossValidationResults(model, people, noEvidence, folds, foldOf));
+    everyone.push(line(model.name, rowOf(results.map((each) => measureHalf(set, 'dev', each)))));
+    blindOnes.push(line(model.name, rowOf(results.map((each) => measureHalf(set, 'dev', each.filter((result) => result.call.purpose !== 'description' || writtenBlind(result.call.itemId)))))));
   }
-  process.stdout.write(`Every development person (the hand-written lexicon was fitted to those numbered below ${WRITTEN_BLIND_FROM}: these figures flatter it)\n\n${header}${all.join('')}`);
-  if (blind.length > 0) process.stdout.write(`\nThe ${blind.length} people written blind to the predictor (nothing of it fitted to them; the learned part still learned per fold from everyone else)\n\n${header}${blindRows.join('')}`);
-  const alone = measureHalf(set, 'dev', crossValidationResults(weightsAlone('', WORD_WEIGHT_OPTIONS), people, noEvidence, folds, foldOf));
-  process.stdout.write(`\nThe committed options' word weights alone (highest learned score, no lexicon, never abstaining): top-1 ${pct(alone.top1)}, paraphrase agreement ${pct(alone.paraphraseAgreement)}.\n`);
+  process.stdout.write(`Every development person (the hand-written lexicon was fitted to those numbered below ${WRITTEN_BLIND_FROM}: these figures flatter it)\n\n${header}${everyone.join('')}`);
+  if (blind.length > 0) process.stdout.write(`\nThe ${blind.length} people written blind to the predictor (nothing of it fitted to them; the learned part still learned per fold from everyone else)\n\n${header}${blindOnes.join('')}`);
+  const aloneResults = foldings.map((foldOf) => crossValidationResults(weightsAlone('', WORD_WEIGHT_OPTIONS), people, noEvidence, folds, foldOf));
+  const alone = rowOf(aloneResults.map((each) => measureHalf(set, 'dev', each)));
+  const aloneBlind = rowOf(aloneResults.map((each) => measureHalf(set, 'dev', each.filter((result) => writtenBlind(result.call.itemId)))));
+  process.stdout.write(
+    `\nThe committed options' word weights alone (highest learned score, no lexicon, never abstaining): top-1 ${pct(alone.top1)}, paraphrase agreement ${pct(alone.paraphraseAgreement)}` +
+      `${blind.length > 0 ? `; on the people written blind, top-1 ${pct(aloneBlind.top1)}, paraphrase agreement ${pct(aloneBlind.paraphraseAgreement)}` : ''}.\n`,
+  );
 }
 
 if (require.main === module) main();

@@ -6,7 +6,7 @@
  * SEED (printed) reproduces a run.
  */
 import { PROFILE_NAMES } from '../../../src/domain/profiles';
-import { assignFolds, crossValidationResults, type Model } from '../../../scripts/eval/cross-validate';
+import { WRITTEN_BLIND_FROM, assignFolds, crossValidationResults, writtenBlind, type Model } from '../../../scripts/eval/cross-validate';
 import { loadEvalSet } from '../../../scripts/eval/eval-set';
 import { measureHalf } from '../../../scripts/eval/measures';
 import { seedFromEnvironment, seededRandom } from '../../support/seeded-random';
@@ -64,5 +64,13 @@ describe('crossValidationResults', () => {
     expect(measures.paraphraseAgreement).toEqual({ hits: people.length, of: people.length });
     expect(measures.abstention.recall).toEqual({ hits: noEvidence.length, of: noEvidence.length });
     expect(measures.abstention.falseAbstention).toEqual({ hits: 0, of: 3 * people.length });
+  });
+});
+
+describe('writtenBlind', () => {
+  test('when an id is numbered from WRITTEN_BLIND_FROM up, then its person was written blind to the predictor, and below it not', () => {
+    expect(WRITTEN_BLIND_FROM).toBe(31);
+    expect(['tb-31', 'iv-49', 'ch-33'].map(writtenBlind)).toEqual([true, true, true]);
+    expect(['tb-01', 'vi-21', 'pr-19'].map(writtenBlind)).toEqual([false, false, false]);
   });
 });
