@@ -2,8 +2,10 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM_STAMP := node_modules/.package-lock.json
+# jest's results of one tier as JSON, for make test's closing line: $(call JEST_RESULTS,unit)
+JEST_RESULTS = --json --outputFile=test-output/results/$(1).json
 
-.PHONY: help install build run run-local-llm test check system-packages lint typecheck gen gen-check unit integration eval eval-cv lexicon-synonyms snap-word-weights llm contract image image-test deploy-check kube-binaries docs bench clean
+.PHONY: help install build run run-local-llm test test-results-reset check system-packages lint typecheck gen gen-check unit integration eval eval-cv lexicon-synonyms snap-word-weights llm contract image image-test deploy-check kube-binaries docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
@@ -38,8 +40,17 @@ run-local-llm: build
 	scripts/ensure-python-tools.sh
 	scripts/llm/run-local.sh
 
-# The last step is a test runner (the image tests), so that the run ends on its summary.
-test: install kube-binaries system-packages lint typecheck gen-check unit integration llm contract deploy-check image-test
+# Each jest tier leaves its results in test-output/results/ (JEST_RESULTS), Schemathesis its
+# JUnit reports in test-output/contract/; the last step adds them up into one closing line,
+# "tests: N passed, N failed" (scripts/test-summary.mjs), and fails if a tier left none.
+test: install test-results-reset kube-binaries system-packages lint typecheck gen-check unit integration llm contract deploy-check image-test
+	node scripts/test-summary.mjs
+
+test-results-reset:
+	rm -rf test-output/results && mkdir -p test-output/results
+
+test-output/results:
+	mkdir -p $@
 
 # The daily loop: what `make test` checks of the code itself, without root or system installs.
 # PostgreSQL and Redis must be installed (scripts/test-services.sh finds them); the Python
@@ -78,14 +89,14 @@ gen-check: install
 
 # On the Node the image runs (.nvmrc, scripts/image-node.sh): the one tier of make test
 # that runs on it rather than on the machine's Node.
-unit: install
-	PATH="$$(scripts/image-node.sh)/bin:$$PATH" node node_modules/.bin/jest --selectProjects unit
+unit: install | test-output/results
+	PATH="$$(scripts/image-node.sh)/bin:$$PATH" node node_modules/.bin/jest --selectProjects unit $(call JEST_RESULTS,unit)
 
 # Jaeger (the real OTLP receiver of test/integration/tracing.test.ts) is built once from the Go
 # module proxy first, so that its build is not counted against a test's time.
-integration: build
+integration: build | test-output/results
 	scripts/tracing/jaeger.sh >/dev/null
-	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand
+	scripts/with-test-services.sh npx jest --selectProjects integration --runInBand $(call JEST_RESULTS,integration)
 
 # The evaluation set (eval/set/) through the HTTP API of the built service on a throwaway
 # PGlite (docs/evaluation.md); test-output/eval/report.md. The embedded predictor must meet
@@ -120,14 +131,14 @@ eval-cv: install
 
 # The real-model tier (test/llm/, docs/local-llm.md): the API on real PostgreSQL and Redis
 # against llama.cpp's server with a packaged model on the CPU; a few minutes.
-llm: build
+llm: build | test-output/results
 	scripts/ensure-python-tools.sh
-	scripts/with-test-services.sh npx jest --selectProjects llm --runInBand
+	scripts/with-test-services.sh npx jest --selectProjects llm --runInBand $(call JEST_RESULTS,llm)
 
 # Schemathesis (schemathesis.toml), the docs page in Chromium and the SDK examples against the
 # built service on real PostgreSQL and Redis. SEED=<n> reproduces a Schemathesis run; reports
 # and screenshots land in test-output/contract/.
-contract: build
+contract: build | test-output/results
 	scripts/contract/run.sh
 
 # The image (Containerfile) built with buildah on the CI base that scripts/image/build-base.sh
@@ -138,8 +149,8 @@ image: install
 	scripts/image/build.sh
 
 # The built image under podman against the test PostgreSQL and Redis (test/image).
-image-test: image
-	scripts/with-test-services.sh npx jest --selectProjects image --runInBand
+image-test: image | test-output/results
+	scripts/with-test-services.sh npx jest --selectProjects image --runInBand $(call JEST_RESULTS,image)
 
 # Offline checks of the deployment files: the Helm chart (helm lint, helm template |
 # kubeconform -strict, two Kubernetes versions), compose.yaml (Compose Specification schema)

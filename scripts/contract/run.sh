@@ -32,7 +32,7 @@ fi
 out="$root/test-output/contract"
 # The Schemathesis hooks and the Python example leave no __pycache__ in the work tree.
 export PYTHONDONTWRITEBYTECODE=1
-rm -rf "$out" && mkdir -p "$out"
+rm -rf "$out" && mkdir -p "$out" "$root/test-output/results"
 
 free_port() {
   node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });"
@@ -101,7 +101,7 @@ fi
 
 if $run_jest; then
   PPS_BASE_URL="$base_url" PPS_ADMIN_URL="$admin_url" PPS_ADMIN_TOKEN="$admin_token" \
-    npx jest --selectProjects contract --runInBand || status=1
+    npx jest --selectProjects contract --runInBand --json --outputFile="$root/test-output/results/contract.json" || status=1
 fi
 
 if $run_schemathesis; then

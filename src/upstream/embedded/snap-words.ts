@@ -30,24 +30,15 @@ export function toWords(text: string): string[] {
     .filter((word) => word.length > 0 && word.length <= MAX_WORD_CHARS);
 }
 
-/** How many words' stems are remembered: enough for everyday wording, a bound on memory whatever callers send. */
-const REMEMBERED_STEMS = 10_000;
-const rememberedStems = new Map<string, string>();
-
 /**
  * A word's Porter2 stem ("mentored", "mentoring" → "mentor"; `wink-porter2-stemmer`),
- * for the synonyms and the learned word weights. Stemming takes about 2 µs a word and
- * everyday words recur from call to call, so stems are remembered (forgotten all at once
- * when the bound is reached).
+ * for the synonyms and the learned word weights: about 2 µs a word. Nothing is
+ * remembered from one call to the next: the words are the notes' (a name or a place
+ * among them), and the service keeps nothing of the notes past the call
+ * (docs/privacy.md).
  */
 export function stemOf(word: string): string {
-  let found = rememberedStems.get(word);
-  if (found === undefined) {
-    if (rememberedStems.size >= REMEMBERED_STEMS) rememberedStems.clear();
-    found = stem(word);
-    rememberedStems.set(word, found);
-  }
-  return found;
+  return stem(word);
 }
 
 /** Words that negate the term right after them (apostrophes already dropped: "dont"). */
