@@ -115,6 +115,9 @@ export function createSharedRedis(options: SharedRedisOptions): SharedRedis {
       client = createClient({
         url,
         disableOfflineQueue: true,
+        // No timer of the client's own per command (an AbortSignal.timeout that fires after
+        // each answer): every call is bounded by `answerWithinMs` above, which decides.
+        commandOptions: { timeout: 0 },
         socket: { connectTimeout: answerWithinMs, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
       });
       client.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis client error'));

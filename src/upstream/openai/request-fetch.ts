@@ -6,17 +6,18 @@
  * `request` reads the same streamed answer for about 0.5 ms less CPU a call
  * (docs/decisions.md, "The upstream's fetch").
  *
- * What it keeps of fetch, because the SDK and stream-completion.ts rely on it: the
- * answer is a real `Response` (status, headers, a body read as it arrives, `json()`,
- * `text()`), the signal aborts the call, and redirects are not followed (`request` never
- * follows one). What differs: an error while the body is read is undici's own
+ * What it keeps of fetch, because the SDK relies on it: the answer is a real `Response`
+ * (status, headers, a body read as it arrives, `json()`, `text()`), the signal aborts the
+ * call, and redirects are not followed (`request` never follows one). The `Response` also
+ * gives undici's body as the Node stream it is (`NodeBodyResponse`): stream-completion.ts
+ * reads a streamed answer from it, which spares each chunk a copy into a web stream and a
+ * promise (docs/decisions.md, "The upstream's fetch"). What differs: an error while the body is read is undici's own
  * (`UND_ERR_SOCKET` for a lost connection, attempt-failure.ts), not fetch's "terminated";
  * no `Accept-Encoding` is sent (a server that compresses anyway is decoded by the agent's
  * interceptor, upstream-agent.ts). Only the bodies the SDK sends for JSON calls (a
  * string) are accepted.
  */
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { request, type Dispatcher } from 'undici';
 
 /** What the SDK passes: its request, and the per-attempt `dispatcher` given through `fetchOptions`. */
@@ -41,7 +42,41 @@ export async function requestFetch(input: string | URL | Request, init: RequestF
     answer.body.resume();
     return new Response(null, responseInit);
   }
-  return new Response(Readable.toWeb(answer.body) as WebReadableStream<Uint8Array> as ReadableStream<Uint8Array>, responseInit);
+  return new NodeBodyResponse(answer.body, responseInit);
+}
+
+/**
+ * A `Response` whose body is also given as undici's Node stream, for a reader that takes
+ * it directly (stream-completion.ts) and so spares each chunk a web stream. The web body
+ * (what the SDK reads of an error answer) is made from the same stream on its first read
+ * only: whichever is read first has the chunks. Cancelling the web body ends the call.
+ */
+export class NodeBodyResponse extends Response {
+  constructor(
+    readonly nodeBody: Readable,
+    init: ResponseInit,
+  ) {
+    super(lazyWebStream(nodeBody), init);
+  }
+}
+
+/** `body` as a web stream that reads nothing until its first read (high-water mark 0). */
+function lazyWebStream(body: Readable): ReadableStream<Uint8Array> {
+  let chunks: AsyncIterator<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        chunks ??= body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+        const next = await chunks.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(next.value);
+      },
+      cancel(reason: unknown) {
+        body.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** The answer's headers as the `Response` takes them: a repeated header's values joined, as `Headers` would. */

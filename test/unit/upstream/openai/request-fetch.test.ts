@@ -1,14 +1,14 @@
 /**
  * The SDK's `fetch` over undici's `request` (request-fetch.ts), against a real local
- * HTTP server: what the SDK reads of a `Response`, a body read as it arrives, the signal,
- * and the bodies it refuses.
+ * HTTP server: what the SDK reads of a `Response`, a body read as it arrives (as a web
+ * stream, or as the Node stream beside it), the signal, and the bodies it refuses.
  * The SDK's own use of it (errors, redirects, bounds) is in upstream-agent.test.ts and
  * the predictor tests.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestFetch } from '../../../../src/upstream/openai/request-fetch';
+import { NodeBodyResponse, requestFetch } from '../../../../src/upstream/openai/request-fetch';
 import { until } from '../../../support/until';
 
 describe('requestFetch', () => {
@@ -69,6 +69,37 @@ describe('requestFetch', () => {
     expect(new TextDecoder().decode(first?.value)).toBe('data: first\n\n');
     expect(new TextDecoder().decode((await reader?.read())?.value)).toBe('data: [DONE]\n\n');
     expect((await reader?.read())?.done).toBe(true);
+  });
+
+  test('when the answer streams, then its Node stream is given beside the web body, and it holds every chunk while the web body is unread', async () => {
+    handle = (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      res.end('data: [DONE]\n\n');
+    };
+
+    const response = await requestFetch(url, { method: 'POST', body: '{}' });
+
+    expect(response).toBeInstanceOf(NodeBodyResponse);
+    const chunks: Buffer[] = [];
+    for await (const chunk of (response as NodeBodyResponse).nodeBody) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe('data: first\n\ndata: [DONE]\n\n');
+  });
+
+  test('when the web body is cancelled before it is read, then the call ends and its connection is closed', async () => {
+    const closed = new Promise<void>((resolve) => {
+      handle = (req, res) => {
+        req.socket.once('close', () => resolve());
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: first\n\n');
+      };
+    });
+    const response = await requestFetch(url, { method: 'POST', body: '{}' });
+
+    await response.body?.cancel(new Error('not wanted'));
+
+    await closed;
+    expect((response as NodeBodyResponse).nodeBody.destroyed).toBe(true);
   });
 
   test('when the connection is lost while the body is read, then reading fails with undici\'s socket error (UND_ERR_SOCKET)', async () => {

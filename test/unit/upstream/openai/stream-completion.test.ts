@@ -1,6 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { APIConnectionError, APIError } from 'openai';
 import { readStream } from '../../../../src/upstream/openai/stream-completion';
 import { newTally } from '../../../../src/upstream/openai/estimated-usage';
+import { NodeBodyResponse } from '../../../../src/upstream/openai/request-fetch';
 
 const sse = (...events: unknown[]): Response => new Response(events.map((data) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`).join(''));
 const delta = (content: string, finish: string | null = null) => ({ model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
@@ -26,5 +28,25 @@ describe('readStream', () => {
   test('when an event is not JSON, or the body holds no event at all, then the answer is unreadable, and the message does not quote it', async () => {
     await expect(readStream(sse('{"notes": "Ada was here"'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
     await expect(readStream(new Response('{"choices": []}'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
+  });
+
+  test('when the body is given as a Node stream, then it is read from it, a character split between two chunks whole', async () => {
+    const bytes = Buffer.from(`data: ${JSON.stringify(delta('{"a":"é"}', 'stop'))}\n\ndata: [DONE]\n\n`);
+    const split = bytes.indexOf(Buffer.from('é')) + 1;
+    const body = new PassThrough();
+    const reading = readStream(new NodeBodyResponse(body, { status: 200 }), newTally());
+    body.write(bytes.subarray(0, split));
+    body.end(bytes.subarray(split));
+
+    await expect(reading).resolves.toMatchObject({ choices: [{ message: { content: '{"a":"é"}' }, finish_reason: 'stop' }] });
+  });
+
+  test('when an event of a Node stream body fails the answer, then the call fails with it and the body is destroyed', async () => {
+    const body = new PassThrough();
+    const reading = readStream(new NodeBodyResponse(body, { status: 200 }), newTally());
+    body.write('data: {"notes": "Ada was here"\n\n');
+
+    await expect(reading).rejects.toThrow(/^upstream response could not be read$/);
+    expect(body.destroyed).toBe(true);
   });
 });
