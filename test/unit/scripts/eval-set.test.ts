@@ -26,9 +26,9 @@ const isFresh = (id: string): boolean => numberOf(id) >= 22 && halfOf(id) === 'h
 const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 describe('the evaluation set', () => {
-  test('when it is read, then it holds at least 300 people: ten of each primary profile held out, ten or more of each and 180 or more in all in the development half', () => {
-    expect(set.people.length).toBeGreaterThanOrEqual(300);
-    expect(set.people.filter((person) => person.half === 'dev').length).toBeGreaterThanOrEqual(180);
+  test('when it is read, then it holds at least 360 people: ten of each primary profile held out, ten or more of each and 240 or more in all in the development half', () => {
+    expect(set.people.length).toBeGreaterThanOrEqual(360);
+    expect(set.people.filter((person) => person.half === 'dev').length).toBeGreaterThanOrEqual(240);
     for (const profile of PROFILE_NAMES) {
       const count = (half: string): number => set.people.filter((person) => person.half === half && person.primary === profile).length;
       expect([profile, count('held-out'), count('dev') >= 10]).toEqual([profile, 10, true]);
