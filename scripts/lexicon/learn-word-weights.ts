@@ -41,8 +41,8 @@ export interface LearnedWordWeights {
 
 /** A description's distinct stems as the predictor reads them: not after a negation, not in an everyday phrase. */
 export function learnedStemsOf(text: string): string[] {
-  const words = toWords(text);
-  return distinctStems(words, neutralPositions(new WordIndex(words)));
+  const index = new WordIndex(toWords(text));
+  return distinctStems(index, neutralPositions(index));
 }
 
 /** Chosen by person-grouped cross-validation on the development half (`make eval-cv`, docs/evaluation.md). */

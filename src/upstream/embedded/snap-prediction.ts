@@ -120,7 +120,7 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
   const notesWords = toWords(subject.notes);
   const notes = new WordIndex(notesWords);
   const notesNeutral = neutralPositions(notes);
-  const stems = distinctStems(notesWords, notesNeutral);
+  const stems = distinctStems(notes, notesNeutral);
   const ranking = rankProfiles(notes, notesNeutral, toWords(subject.jobType ?? ''), learnedScores(stems, weights.weights, PROFILES.length));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
@@ -188,13 +188,12 @@ interface Scored extends RankedProfile {
 
 /** Every profile, best first; equal scores are ordered by the evidence, then by the taxonomy. */
 function rankProfiles(notes: WordIndex, notesNeutral: ReadonlySet<number>, jobTypeWords: readonly string[], learned: readonly number[]): RankedProfile[] {
-  const notesWords = notes.words;
   const jobType = new WordIndex(jobTypeWords);
   const inNotes = hitsByProfile(notes, notesNeutral);
   const inJobType = hitsByProfile(jobType, neutralPositions(jobType));
   const termHits = PROFILE_TERMS.map((_, profile) => ({ inNotes: inNotes[profile] ?? [], inJobType: inJobType[profile] ?? [] }));
-  const notesSynonyms = synonymHits(notesWords, coveredBy(termHits.flatMap((hits) => hits.inNotes)));
-  const jobTypeSynonyms = synonymHits(jobTypeWords, coveredBy(termHits.flatMap((hits) => hits.inJobType)));
+  const notesSynonyms = synonymHits(notes, coveredBy(termHits.flatMap((hits) => hits.inNotes)));
+  const jobTypeSynonyms = synonymHits(jobType, coveredBy(termHits.flatMap((hits) => hits.inJobType)));
   const scored: Scored[] = PROFILE_TERMS.map(({ name }, taxonomyIndex) => {
     const { inNotes: notesTerms, inJobType: jobTypeTerms } = termHits[taxonomyIndex] ?? { inNotes: [], inJobType: [] };
     const notesSynonymHits = notesSynonyms.get(name) ?? [];

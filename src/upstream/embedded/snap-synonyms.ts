@@ -7,7 +7,7 @@
  */
 import stem from 'wink-porter2-stemmer';
 import type { ProfileName } from '../../domain/profiles';
-import { NEGATIONS, stemOf } from './snap-words';
+import { NEGATIONS, type WordIndex } from './snap-words';
 import generated from './snap-synonyms.json';
 
 /** A synonym found in a text: where, and the word as written. */
@@ -28,12 +28,13 @@ const PROFILE_OF_STEM: ReadonlyMap<string, ProfileName> = new Map(
  * place, not right after a negation; words a lexicon term already matched are skipped
  * by the caller's `taken` set.
  */
-export function synonymHits(words: readonly string[], taken: ReadonlySet<number>): Map<ProfileName, SynonymHit[]> {
+export function synonymHits(text: WordIndex, taken: ReadonlySet<number>): Map<ProfileName, SynonymHit[]> {
   const hits = new Map<ProfileName, SynonymHit[]>();
   const seen = new Set<string>();
+  const { words, stems } = text;
   words.forEach((word, at) => {
     if (taken.has(at) || NEGATIONS.has(words[at - 1] ?? '')) return;
-    const wordStem = stemOf(word);
+    const wordStem = stems[at] ?? word;
     const profile = PROFILE_OF_STEM.get(wordStem);
     if (profile === undefined || seen.has(wordStem)) return;
     seen.add(wordStem);

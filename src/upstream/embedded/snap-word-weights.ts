@@ -14,7 +14,7 @@
  * weights alone have to decide whether the notes hold evidence at all (no lexicon term
  * matched). A word few people used is their story, not the profile's ("club", "ticket").
  */
-import { NEGATIONS, stemOf } from './snap-words';
+import { NEGATIONS, type WordIndex } from './snap-words';
 import learned from './snap-word-weights.json';
 
 export interface WordWeights {
@@ -37,10 +37,10 @@ const NONE_SKIPPED: ReadonlySet<number> = new Set();
  * The distinct stems of a text's words, in text order, leaving out a word right after a
  * negation and the words at the `skipped` positions.
  */
-export function distinctStems(words: readonly string[], skipped: ReadonlySet<number> = NONE_SKIPPED): string[] {
+export function distinctStems(text: WordIndex, skipped: ReadonlySet<number> = NONE_SKIPPED): string[] {
   const stems = new Set<string>();
-  words.forEach((word, at) => {
-    if (!skipped.has(at) && !NEGATIONS.has(words[at - 1] ?? '')) stems.add(stemOf(word));
+  text.stems.forEach((wordStem, at) => {
+    if (!skipped.has(at) && !NEGATIONS.has(text.words[at - 1] ?? '')) stems.add(wordStem);
   });
   return [...stems];
 }

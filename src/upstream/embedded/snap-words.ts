@@ -84,6 +84,7 @@ export class WordIndex {
   private readonly positions = new Map<string, number[]>();
   /** The distinct words in UTF-16 code-unit order, so that the words starting with a stem are consecutive. */
   private readonly sorted: readonly string[];
+  private wordStems: readonly string[] | undefined;
 
   constructor(readonly words: readonly string[]) {
     let at = 0;
@@ -94,6 +95,12 @@ export class WordIndex {
       at += 1;
     }
     this.sorted = [...this.positions.keys()].sort();
+  }
+
+  /** Each word's stem (`stemOf`), by position: stemmed once a text, for the synonyms and the learned weights alike. */
+  get stems(): readonly string[] {
+    this.wordStems ??= this.words.map(stemOf);
+    return this.wordStems;
   }
 
   /**
