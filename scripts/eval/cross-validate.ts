@@ -134,6 +134,10 @@ export const WRITTEN_BLIND_FROM = 31;
 
 export const writtenBlind = (id: string): boolean => Number(/-(\d+)$/u.exec(id)?.[1]) >= WRITTEN_BLIND_FROM;
 
+/** The call results of the people written blind, and every no-evidence note. */
+const ofWrittenBlind = (results: readonly CallResult[]): CallResult[] =>
+  results.filter((result) => result.call.purpose !== 'description' || writtenBlind(result.call.itemId));
+
 const pct = ({ hits, of }: Ratio): string => (of === 0 ? 'none' : `${((100 * hits) / of).toFixed(1)}% (${hits}/${of})`);
 
 /** The figures a row prints, from `measureHalf`. */
@@ -183,13 +187,13 @@ function main(): void {
   for (const model of CANDIDATES) {
     const results = foldings.map((foldOf) => crossValidationResults(model, people, noEvidence, folds, foldOf));
     everyone.push(line(model.name, rowOf(results.map((each) => measureHalf(set, 'dev', each)))));
-    blindOnes.push(line(model.name, rowOf(results.map((each) => measureHalf(set, 'dev', each.filter((result) => result.call.purpose !== 'description' || writtenBlind(result.call.itemId)))))));
+    blindOnes.push(line(model.name, rowOf(results.map((each) => measureHalf(set, 'dev', ofWrittenBlind(each))))));
   }
   process.stdout.write(`Every development person (the hand-written lexicon was fitted to those numbered below ${WRITTEN_BLIND_FROM}: these figures flatter it)\n\n${header}${everyone.join('')}`);
   if (blind.length > 0) process.stdout.write(`\nThe ${blind.length} people written blind to the predictor (nothing of it fitted to them; the learned part still learned per fold from everyone else)\n\n${header}${blindOnes.join('')}`);
   const aloneResults = foldings.map((foldOf) => crossValidationResults(weightsAlone('', WORD_WEIGHT_OPTIONS), people, noEvidence, folds, foldOf));
   const alone = rowOf(aloneResults.map((each) => measureHalf(set, 'dev', each)));
-  const aloneBlind = rowOf(aloneResults.map((each) => measureHalf(set, 'dev', each.filter((result) => writtenBlind(result.call.itemId)))));
+  const aloneBlind = rowOf(aloneResults.map((each) => measureHalf(set, 'dev', ofWrittenBlind(each))));
   process.stdout.write(
     `\nThe committed options' word weights alone (highest learned score, no lexicon, never abstaining): top-1 ${pct(alone.top1)}, paraphrase agreement ${pct(alone.paraphraseAgreement)}` +
       `${blind.length > 0 ? `; on the people written blind, top-1 ${pct(aloneBlind.top1)}, paraphrase agreement ${pct(aloneBlind.paraphraseAgreement)}` : ''}.\n`,

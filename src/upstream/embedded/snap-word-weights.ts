@@ -31,13 +31,11 @@ export function wordWeightsOf(file: { weights: Record<string, readonly number[]>
 
 export const SNAP_WORD_WEIGHTS: WordWeights = wordWeightsOf(learned);
 
-const NONE_SKIPPED: ReadonlySet<number> = new Set();
-
 /**
  * The distinct stems of a text's words, in text order, leaving out a word right after a
  * negation and the words at the `skipped` positions.
  */
-export function distinctStems(text: WordIndex, skipped: ReadonlySet<number> = NONE_SKIPPED): string[] {
+export function distinctStems(text: WordIndex, skipped: ReadonlySet<number>): string[] {
   const stems = new Set<string>();
   text.stems.forEach((wordStem, at) => {
     if (!skipped.has(at) && !NEGATIONS.has(text.words[at - 1] ?? '')) stems.add(wordStem);
