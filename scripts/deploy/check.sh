@@ -78,7 +78,9 @@ done
 
 echo "== compose.yaml against the Compose Specification"
 must_fail "the Compose schema check" "'service_ready' is not one of" validate_compose test/deploy/broken-compose.yaml
-validate_compose compose.yaml
+# Its "ok -- validation done" is prefixed: a bare "ok" line reads as a test runner's to CI
+# (docs/testing.md).
+validate_compose compose.yaml | sed 's/^/compose.yaml: /'
 # The documented Podman command (docs/deploy.md): podman-compose reads compose.yaml with the
 # image name that dist/image/image.env gives.
 PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check \
