@@ -66,6 +66,7 @@ import { SNAP_LEXICON } from './snap-lexicon';
 import { NEUTRAL_PHRASES } from './snap-terms';
 import { synonymHits } from './snap-synonyms';
 import { SNAP_WORD_WEIGHTS, distinctStems, learnedScores, standaloneLead, type WordWeights } from './snap-word-weights';
+import { TermsByFirstWord } from './terms-by-first-word';
 import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
 export const NOTES_TERM_WEIGHT = 1;
@@ -100,11 +101,12 @@ const PROFILE_TERMS: readonly { name: ProfileName; terms: readonly CompiledTerm[
 /**
  * Every term with its profile's index, longest first: a phrase is looked for before the
  * words it holds, and the words it matched are not counted again ("asks questions" is
- * Investigator's phrase; "questions" alone is not counted as well).
+ * Investigator's phrase; "questions" alone is not counted as well). Indexed by first word:
+ * a text is compared only with the terms that can start in it.
  */
-const TERMS_LONGEST_FIRST: readonly { profile: number; term: CompiledTerm }[] = PROFILE_TERMS.flatMap(({ terms }, profile) =>
-  terms.map((term) => ({ profile, term })),
-).sort((a, b) => b.term.length - a.term.length);
+const TERMS_LONGEST_FIRST = new TermsByFirstWord(
+  PROFILE_TERMS.flatMap(({ terms }, profile) => terms.map((term) => ({ profile, term }))).sort((a, b) => b.term.length - a.term.length),
+);
 
 /** Everyday phrases that take their words for no profile (`NEUTRAL_PHRASES`). */
 const NEUTRAL: readonly CompiledTerm[] = NEUTRAL_PHRASES.map(compileTerm);
@@ -245,7 +247,7 @@ export function neutralPositions(text: WordIndex): Set<number> {
 function hitsByProfile(text: WordIndex, neutral: ReadonlySet<number>): TermHit[][] {
   const hits: TermHit[][] = PROFILE_TERMS.map(() => []);
   const taken = new Set<number>(neutral);
-  for (const { profile, term } of TERMS_LONGEST_FIRST) {
+  for (const { profile, term } of TERMS_LONGEST_FIRST.startingIn(text)) {
     const hit = text.find(term, taken);
     if (!hit) continue;
     hits[profile]?.push(hit);

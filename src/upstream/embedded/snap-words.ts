@@ -97,6 +97,11 @@ export class WordIndex {
     this.sorted = [...this.positions.keys()].sort();
   }
 
+  /** The distinct words, each once. */
+  get distinctWords(): readonly string[] {
+    return this.sorted;
+  }
+
   /** Each word's stem (`stemOf`), by position: stemmed once a text, for the synonyms and the learned weights alike. */
   get stems(): readonly string[] {
     this.wordStems ??= this.words.map(stemOf);
