@@ -57,16 +57,17 @@ function weightsAlone(name: string, options: WordWeightOptions): Model<WordWeigh
 
 /**
  * The lexicon alone (the predictor before word weights), the committed options, the
- * options before them (scale 0.2, every stem standalone), and neighbours of the committed
- * options for comparison.
+ * options before them (function words standalone at a share of 3%; before those, scale
+ * 0.2 and every stem standalone), and neighbours of the committed options for comparison.
  */
 const CANDIDATES: readonly Model<WordWeights>[] = [
   embedded('lexicon only'),
   ...[
     WORD_WEIGHT_OPTIONS,
-    { ...WORD_WEIGHT_OPTIONS, scale: 0.2, standaloneShare: 0 },
-    ...[0.2, 0.3, 0.5].map((scale) => ({ ...WORD_WEIGHT_OPTIONS, scale })),
-    ...[0, 0.06].map((standaloneShare) => ({ ...WORD_WEIGHT_OPTIONS, standaloneShare })),
+    { ...WORD_WEIGHT_OPTIONS, standaloneShare: 0.03, functionWordsStandalone: true },
+    { ...WORD_WEIGHT_OPTIONS, scale: 0.2, standaloneShare: 0, functionWordsStandalone: true },
+    ...[0.3, 0.5].map((scale) => ({ ...WORD_WEIGHT_OPTIONS, scale })),
+    ...[0, 0.03].map((standaloneShare) => ({ ...WORD_WEIGHT_OPTIONS, standaloneShare })),
     { ...WORD_WEIGHT_OPTIONS, minPeople: 2 },
     { ...WORD_WEIGHT_OPTIONS, smoothing: 1 },
   ].map((options) => embedded(`lexicon + word weights ${describe(options)}`, options)),
@@ -74,7 +75,7 @@ const CANDIDATES: readonly Model<WordWeights>[] = [
 
 function describe(options: WordWeightOptions): string {
   const committed = Object.entries(options).every(([key, value]) => WORD_WEIGHT_OPTIONS[key as keyof WordWeightOptions] === value);
-  return `(scale ${options.scale}, min people ${options.minPeople}, smoothing ${options.smoothing}, standalone share ${options.standaloneShare})${committed ? ': committed' : ''}`;
+  return `(scale ${options.scale}, min people ${options.minPeople}, smoothing ${options.smoothing}, standalone share ${options.standaloneShare}${options.functionWordsStandalone ? '' : ', function words never standalone'})${committed ? ': committed' : ''}`;
 }
 
 /** Fold of each person: shuffled within each primary, then dealt round the folds in turn. */

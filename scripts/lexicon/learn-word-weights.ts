@@ -7,7 +7,10 @@
  * weighs for it and against the others. Stems fewer than `minPeople` people used are left
  * out (a word of one person's three descriptions is that person, not the profile). The
  * stems at least `standaloneShare` of the people used are `standalone`: only they count
- * when the weights alone decide whether notes with no lexicon term hold evidence.
+ * when the weights alone decide whether notes with no lexicon term hold evidence. A
+ * function word ("here", "from", "has": the `stopword` package's English list) weighs like
+ * any stem beside other evidence, but is never standalone: with 363 people, "here" and
+ * "from" alone gave a note about a move, a dog and a football club a profile.
  * A description's stems are read as the predictor reads them (`learnedStemsOf`).
  *
  * Deterministic: the same people and options give the same weights, rounded to 1/1000.
@@ -15,7 +18,8 @@
 import { PROFILE_NAMES, type ProfileName } from '../../src/domain/profiles';
 import { neutralPositions } from '../../src/upstream/embedded/snap-prediction';
 import { distinctStems } from '../../src/upstream/embedded/snap-word-weights';
-import { WordIndex, toWords } from '../../src/upstream/embedded/snap-words';
+import { WordIndex, stemOf, toWords } from '../../src/upstream/embedded/snap-words';
+import { eng } from 'stopword';
 import { loadEvalSet } from '../eval/eval-set';
 
 export interface LabelledTexts {
@@ -30,6 +34,8 @@ export interface WordWeightOptions {
   scale: number;
   /** The share of the people who must have used a stem for it to be standalone. */
   standaloneShare: number;
+  /** Whether the stems of English function words (the `stopword` package's list: "here", "from", "has") may be standalone. */
+  functionWordsStandalone: boolean;
 }
 
 export interface LearnedWordWeights {
@@ -46,7 +52,10 @@ export function learnedStemsOf(text: string): string[] {
 }
 
 /** Chosen by person-grouped cross-validation on the development half (`make eval-cv`, docs/evaluation.md). */
-export const WORD_WEIGHT_OPTIONS: WordWeightOptions = { smoothing: 0.5, minPeople: 3, scale: 0.4, standaloneShare: 0.03 };
+export const WORD_WEIGHT_OPTIONS: WordWeightOptions = { smoothing: 0.5, minPeople: 3, scale: 0.4, standaloneShare: 0.02, functionWordsStandalone: false };
+
+/** The stems of the `stopword` package's English function words. */
+const STOPWORD_STEMS: ReadonlySet<string> = new Set(eng.map(stemOf));
 
 export function learnWordWeights(people: readonly LabelledTexts[], options: WordWeightOptions = WORD_WEIGHT_OPTIONS): LearnedWordWeights {
   const peopleUsing = new Map<string, Set<string>>();
@@ -74,7 +83,9 @@ export function learnWordWeights(people: readonly LabelledTexts[], options: Word
     // `|| 0`: no -0 in the file.
     weights[wordStem] = logs.map((value) => Math.round((value - mean) * options.scale * 1000) / 1000 || 0);
   }
-  const standalone = vocabulary.filter((wordStem) => (peopleUsing.get(wordStem)?.size ?? 0) >= options.standaloneShare * people.length);
+  const standalone = vocabulary.filter(
+    (wordStem) => (peopleUsing.get(wordStem)?.size ?? 0) >= options.standaloneShare * people.length && (options.functionWordsStandalone || !STOPWORD_STEMS.has(wordStem)),
+  );
   return { weights, standalone };
 }
 

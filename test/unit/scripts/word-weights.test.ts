@@ -29,12 +29,27 @@ describe('the learned word weights', () => {
     const people = PROFILE_NAMES.flatMap((primary, index) =>
       [1, 2, 3].map((n) => ({ id: `p${index}-${n}`, primary, descriptions: [primary === 'Nurturer' ? `works, mentors ${n}` : `works ${n}`, `person${index}x${n} works`] })),
     );
-    const { weights, standalone } = learnWordWeights(people, { smoothing: 1, minPeople: 2, scale: 1, standaloneShare: 0.5 });
+    const { weights, standalone } = learnWordWeights(people, { smoothing: 1, minPeople: 2, scale: 1, standaloneShare: 0.5, functionWordsStandalone: true });
     const nurturer = PROFILE_NAMES.indexOf('Nurturer');
     expect(Math.max(...(weights.mentor ?? []))).toBe(weights.mentor?.[nurturer]);
     expect(weights.mentor?.[nurturer]).toBeGreaterThan(0);
     expect(weights.work?.every((weight) => Math.abs(weight) < 0.2)).toBe(true);
     expect(Object.keys(weights).some((wordStem) => wordStem.startsWith('person'))).toBe(false);
     expect(standalone).toEqual(['work']);
+  });
+
+  test('when function words are used by every person, then they weigh like any stem but are standalone only if the options say so', () => {
+    const people = PROFILE_NAMES.flatMap((primary, index) =>
+      [1, 2, 3].map((n) => ({ id: `p${index}-${n}`, primary, descriptions: [primary === 'Trailblazer' ? `moved here from ${n}` : `moved from ${n}`] })),
+    );
+    const options = { smoothing: 1, minPeople: 2, scale: 1, standaloneShare: 0.5 };
+
+    const kept = learnWordWeights(people, { ...options, functionWordsStandalone: true });
+    const never = learnWordWeights(people, { ...options, functionWordsStandalone: false });
+
+    expect(kept.weights).toEqual(never.weights);
+    expect(never.weights.here?.[PROFILE_NAMES.indexOf('Trailblazer')]).toBeGreaterThan(0);
+    expect(kept.standalone).toEqual(['from', 'move']);
+    expect(never.standalone).toEqual(['move']);
   });
 });
