@@ -34,9 +34,9 @@
  *   Steward | Systematizer, Precisionist, Investigator), as a tentative secondary.
  *
  * No evidence, no profile: when no lexicon term or synonym matched and the learned
- * weights of the standalone stems (words many labelled people used) do not put one
- * profile at least `LEARNED_ONLY_MIN_LEAD` ahead (every text has words, so they alone are
- * weak evidence), or the notes are written in a language the
+ * weights of at least `LEARNED_ONLY_MIN_STEMS` standalone stems (words many labelled
+ * people used) do not put one profile at least `LEARNED_ONLY_MIN_LEAD` ahead (every text
+ * has words, so they alone are weak evidence), or the notes are written in a language the
  * lexicon does not read (`notes-language.ts`), every profile field is null and the
  * confidence is Low; the reasoning says why.
  *
@@ -65,7 +65,7 @@ import { abstentionReasoning, buildReasoning, hasEvidence, type RankedProfile } 
 import { SNAP_LEXICON } from './snap-lexicon';
 import { NEUTRAL_PHRASES } from './snap-terms';
 import { synonymHits } from './snap-synonyms';
-import { SNAP_WORD_WEIGHTS, distinctStems, learnedScores, standaloneLead, type WordWeights } from './snap-word-weights';
+import { SNAP_WORD_WEIGHTS, distinctStems, learnedScores, standaloneEvidence, type WordWeights } from './snap-word-weights';
 import { TermsByFirstWord } from './terms-by-first-word';
 import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
@@ -84,6 +84,15 @@ export const SYNONYM_WEIGHT = 0.5;
  * cat, a dog and a season ticket 0.24 at most).
  */
 export const LEARNED_ONLY_MIN_LEAD = 0.5;
+
+/**
+ * The fewest distinct standalone stems that give a learned-only answer: one word is a
+ * topic, not a behaviour. With the weights learned from 483 development people, "met"
+ * alone put Connector 0.5 ahead, and "Met at the conference." was answered.
+ */
+export const LEARNED_ONLY_MIN_STEMS = 2;
+
+const learnedOnlyEvidence = ({ stems, lead }: { stems: number; lead: number }): boolean => stems >= LEARNED_ONLY_MIN_STEMS && lead >= LEARNED_ONLY_MIN_LEAD;
 
 export const CONFIDENCE_THRESHOLDS = {
   High: { minScore: 3, minLead: 3 },
@@ -127,7 +136,7 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
   const lead = primary.score - runnerUp.score;
-  if (!ranking.some(hasEvidence) && standaloneLead(stems, weights, PROFILES.length) < LEARNED_ONLY_MIN_LEAD) return abstention(abstentionReasoning({}));
+  if (!ranking.some(hasEvidence) && !learnedOnlyEvidence(standaloneEvidence(stems, weights, PROFILES.length))) return abstention(abstentionReasoning({}));
 
   const secondary =
     ranking.find((candidate) => candidate !== primary && hasEvidence(candidate) && candidate.name !== RESTRICTED_SECONDARY) ??

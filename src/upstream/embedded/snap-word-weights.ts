@@ -53,8 +53,9 @@ export function learnedScores(stems: readonly string[], weights: WordWeights['we
   return scores;
 }
 
-/** How far the best profile leads the next on the standalone stems alone. */
-export function standaloneLead(stems: readonly string[], weights: WordWeights, profiles: number): number {
-  const scores = learnedScores(stems.filter((wordStem) => weights.standalone.has(wordStem)), weights.weights, profiles).sort((a, b) => b - a);
-  return (scores[0] ?? 0) - (scores[1] ?? 0);
+/** The standalone stems among a text's stems, and how far the best profile leads the next on them alone. */
+export function standaloneEvidence(stems: readonly string[], weights: WordWeights, profiles: number): { stems: number; lead: number } {
+  const standalone = stems.filter((wordStem) => weights.standalone.has(wordStem));
+  const scores = learnedScores(standalone, weights.weights, profiles).sort((a, b) => b - a);
+  return { stems: standalone.length, lead: (scores[0] ?? 0) - (scores[1] ?? 0) };
 }

@@ -9,7 +9,7 @@ import {
 } from '../../../../src/domain/profiles';
 import type { AnonymousSubject, SnapPrediction } from '../../../../src/domain/ports';
 import { SNAP_LEXICON } from '../../../../src/upstream/embedded/snap-lexicon';
-import { LEARNED_ONLY_MIN_LEAD, predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
+import { LEARNED_ONLY_MIN_LEAD, LEARNED_ONLY_MIN_STEMS, predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
 import type { WordWeights } from '../../../../src/upstream/embedded/snap-word-weights';
 import { compileTerm, findTerm, toWords } from '../../../../src/upstream/embedded/snap-words';
 
@@ -350,8 +350,11 @@ describe('predictSnapEmbedded', () => {
 
   describe('learned word weights', () => {
     /** Weights for one stem: `weight` for one profile, nothing for the others; standalone unless said otherwise. */
-    function weightsFor(wordStem: string, profile: ProfileName, weight: number, standalone = true): WordWeights {
-      return { weights: new Map([[wordStem, PROFILES.map(({ name }) => (name === profile ? weight : 0))]]), standalone: new Set(standalone ? [wordStem] : []) };
+    /** Weights in which each of `wordStems` weighs `weight` for `profile`, nothing for the others. */
+    function weightsFor(wordStems: string | readonly string[], profile: ProfileName, weight: number, standalone = true): WordWeights {
+      const stems = typeof wordStems === 'string' ? [wordStems] : wordStems;
+      const row = PROFILES.map(({ name }) => (name === profile ? weight : 0));
+      return { weights: new Map(stems.map((wordStem) => [wordStem, row])), standalone: new Set(standalone ? stems : []) };
     }
 
     it('when the lexicon ties two profiles, then the learned weight of another word decides, and the confidence stays Low', () => {
@@ -371,14 +374,14 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when only learned words are in the notes and they lead by less than LEARNED_ONLY_MIN_LEAD, then no profile is given', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', LEARNED_ONLY_MIN_LEAD - 0.01));
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor(['work', 'here'], 'Nurturer', (LEARNED_ONLY_MIN_LEAD - 0.01) / 2));
 
       expect(prediction.profile).toBeNull();
       expect(prediction.confidence).toBe('Low');
     });
 
-    it('when only learned words are in the notes and they lead by LEARNED_ONLY_MIN_LEAD or more, then a Low guess with a tentative secondary is given and said to be so', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', 5));
+    it('when only learned words are in the notes and LEARNED_ONLY_MIN_STEMS of them lead by LEARNED_ONLY_MIN_LEAD or more, then a Low guess with a tentative secondary is given and said to be so', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor(['work', 'here'], 'Nurturer', 2.5));
 
       expectValidPrediction(prediction);
       expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Nurturer', 'Peacemaker', 'Low']);
@@ -387,6 +390,12 @@ describe('predictSnapEmbedded', () => {
           'Nothing pointed to another profile, so Peacemaker, next to the primary in the taxonomy, is a tentative secondary. ' +
           'Confidence is Low: no lexicon term points to Nurturer, only the wording (a score of 5, 5 ahead of the next profile).',
       );
+    });
+
+    it('when only one standalone learned word is in the notes, then no profile is given however far it leads: one word is a topic, not a behaviour', () => {
+      expect(LEARNED_ONLY_MIN_STEMS).toBe(2);
+      expect(predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', 5)).profile).toBeNull();
+      expect(predictSnapEmbedded(subject({ notes: 'Met at the conference.' })).profile).toBeNull();
     });
 
     it('when only learned words are in the notes and the leading one is not standalone (few labelled people used it), then no profile is given, though it still weighs beside a lexicon term', () => {

@@ -36,7 +36,7 @@ describe('OpenAiPredictor.predictSnap', () => {
   test('when the model answers every field and the evidence agrees, then the prediction and provenance are returned', async () => {
     fake.script(reply(aSnapAnswer()));
 
-    const predicted = await predictorFor(fake).predictSnap(aSubject({ notes: 'Energetic and enthusiastic; rallies people and builds momentum.' }), CONTEXT);
+    const predicted = await predictorFor(fake).predictSnap(aSubject({ notes: 'Energetic and enthusiastic; rallies the team, builds momentum and gets new things started.' }), CONTEXT);
 
     expect(predicted).toEqual({
       result: {
