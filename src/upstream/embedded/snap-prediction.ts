@@ -79,9 +79,9 @@ export const SYNONYM_WEIGHT = 0.5;
  * With no lexicon term or synonym at all, the learned weights of the standalone stems
  * alone give a (Low) profile only with this lead over the next profile: chosen by
  * cross-validation on the development half (docs/evaluation.md), above the leads of
- * notes with nothing about behaviour (with the committed weights: the development half's
- * no-evidence notes 0.34 at most, "Joined in May." 0.45, the unit tests' notes about a
- * cat, a dog and a season ticket 0.24 at most).
+ * notes with nothing about behaviour (when it was chosen, with the weights learned from
+ * 243 people: the development half's no-evidence notes 0.34 at most, "Joined in May."
+ * 0.45, the unit tests' notes about a cat, a dog and a season ticket 0.24 at most).
  */
 export const LEARNED_ONLY_MIN_LEAD = 0.5;
 
