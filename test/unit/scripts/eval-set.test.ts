@@ -21,7 +21,7 @@ const HELD_OUT_SHA256 = 'cb5125cb9efe8bfd8cc532514b04f2d1f949f93076fc4f3b5797a18
 const FRESH_HELD_OUT_SHA256 = '93aa3be01d50b6e625efa5996b5177fb26e3d2094abe79b1999ac69dede1c0e9';
 
 /**
- * 2026-11-26 afternoon: the 60 newest held-out people (ids `xx-52` to `xx-60`), written blind
+ * 2026-11-26, 12:05 UTC: the 60 newest held-out people (ids `xx-52` to `xx-60`), written blind
  * to the embedded predictor after the fresh ones had been looked at three times
  * (docs/evaluation.md): a change here means someone edited them.
  */
