@@ -3,11 +3,10 @@
  * `scripts/lexicon/expand-synonyms.ts`; docs/evaluation.md says how and why): weaker
  * evidence than a lexicon term, so that notes that say the same thing in other words
  * still count. Words are compared by their Porter2 stem ("arbitrated", "arbitrates" →
- * "arbitr"), with the stemmer of the `wink-porter2-stemmer` package.
+ * "arbitr"): the synonyms by `stemOf`, a text's words by the same through `WordIndex.stems`.
  */
-import stem from 'wink-porter2-stemmer';
 import type { ProfileName } from '../../domain/profiles';
-import { NEGATIONS, type WordIndex } from './snap-words';
+import { NEGATIONS, stemOf, type WordIndex } from './snap-words';
 import generated from './snap-synonyms.json';
 
 /** A synonym found in a text: where, and the word as written. */
@@ -19,7 +18,7 @@ export interface SynonymHit {
 /** Each synonym's stem and the one profile it is evidence of. */
 const PROFILE_OF_STEM: ReadonlyMap<string, ProfileName> = new Map(
   Object.entries(generated.synonyms as Record<ProfileName, string[]>).flatMap(([profile, words]) =>
-    words.map((word) => [stem(word), profile as ProfileName] as const),
+    words.map((word) => [stemOf(word), profile as ProfileName] as const),
   ),
 );
 
