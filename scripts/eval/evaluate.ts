@@ -18,7 +18,6 @@ export interface Evaluation {
   halves: Partial<Record<(typeof HALVES)[number], HalfMeasures>>;
   /** Present when the gate was asked for. */
   gate?: GateCheck[];
-  passed: boolean;
   reportFile: string;
 }
 
@@ -61,5 +60,5 @@ export async function evaluate(options: {
     reportFile,
     reportMarkdown({ predictor: options.predictor, plan, startedAt, minutes: (Date.now() - startedAt.getTime()) / 60_000, dev: halves.dev, heldOut, gate, results, set: options.set }),
   );
-  return { results, halves, gate, passed: gate === undefined || gate.every((check) => check.passed), reportFile };
+  return { results, halves, gate, reportFile };
 }

@@ -1,6 +1,12 @@
 /**
- * The regression gate of `make eval` on the embedded predictor (docs/evaluation.md): the
+ * The gate of `make eval` on the embedded predictor (docs/evaluation.md, "The gate"): the
  * targets of the held-out half. Each check says what it wanted and what it got.
+ *
+ * Where the predictor misses a target, the check also carries a floor: the level the
+ * held-out half reached with the predictor last accepted. `make test` runs the gate on its
+ * floors (`EVAL_GATE=floors`): it fails on a met target that is lost, or on a missed one
+ * that gets worse, so a change cannot make the predictor worse unseen. A change that
+ * improves a missed measure raises its floor here; a floor is never lowered to pass.
  */
 import { CONFIDENCE_LEVELS } from '../../src/domain/profiles';
 import { share, type HalfMeasures, type Ratio } from './measures';
@@ -9,38 +15,68 @@ export interface GateCheck {
   measure: string;
   target: string;
   got: string;
+  /** The target is met. */
   passed: boolean;
+  /** For a target the predictor misses: the level last accepted, and whether this run holds it. */
+  floor?: { level: string; held: boolean };
 }
+
+/** How a run is judged: on the targets (`make eval`), or on the floors where a target is missed (`make test`). */
+export type GateMode = 'targets' | 'floors';
+
+/**
+ * The held-out levels of the predictor last accepted (f9cb12c, 2026-11-26 12:18 UTC: 180
+ * held-out people; docs/evaluation.md) on the targets it misses.
+ */
+export const HELD_OUT_FLOORS = {
+  paraphraseAgreement: 105 / 180,
+  falseAbstention: 31 / 540,
+} as const;
 
 export const percent = (r: Ratio): string => {
   const value = share(r);
   return value === null ? 'n/a (0 of 0)' : `${(value * 100).toFixed(1)}% (${r.hits}/${r.of})`;
 };
 
-const atLeast = (measure: string, r: Ratio, minimum: number): GateCheck => ({
-  measure,
-  target: `≥ ${minimum * 100}%`,
-  got: percent(r),
-  passed: r.of > 0 && (share(r) ?? 0) >= minimum,
-});
+const points = (value: number): string => `${(value * 100).toFixed(1)}%`;
+
+/** A share that must reach `minimum`, or, while it does not, stay at or above `floor`. */
+const atLeast = (measure: string, r: Ratio, minimum: number, floor?: number): GateCheck => {
+  const value = share(r);
+  const passed = value !== null && value >= minimum;
+  return {
+    measure,
+    target: `≥ ${minimum * 100}%`,
+    got: percent(r),
+    passed,
+    ...(floor !== undefined && !passed && { floor: { level: `≥ ${points(floor)}`, held: value !== null && value >= floor } }),
+  };
+};
+
+/** A share that must stay at or below `maximum`, or, while it does not, at or below `floor`. */
+const atMost = (measure: string, r: Ratio, maximum: number, floor: number): GateCheck => {
+  const value = share(r);
+  const passed = value !== null && value <= maximum;
+  return {
+    measure,
+    target: `≤ ${maximum * 100}%`,
+    got: percent(r),
+    passed,
+    ...(!passed && { floor: { level: `≤ ${points(floor)}`, held: value !== null && value <= floor } }),
+  };
+};
 
 export function gateChecks(held: HalfMeasures): GateCheck[] {
   const present = CONFIDENCE_LEVELS.filter((level) => held.byConfidence[level].of > 0).reverse(); // Low, Medium, High
   const shares = present.map((level) => share(held.byConfidence[level]) ?? 0);
   const rising = shares.every((value, index) => index === 0 || value > (shares[index - 1] ?? 1));
-  const falseAbstention = share(held.abstention.falseAbstention);
   const other = Object.entries(held.statuses).filter(([status]) => status !== '201');
   return [
     atLeast('name-swap invariance', held.nameSwapInvariance, 1),
-    atLeast('paraphrase agreement', held.paraphraseAgreement, 0.8),
+    atLeast('paraphrase agreement', held.paraphraseAgreement, 0.8, HELD_OUT_FLOORS.paraphraseAgreement),
     atLeast('top-2 accuracy', held.top2, 0.8),
     atLeast('abstention on no-evidence notes', held.abstention.recall, 1),
-    {
-      measure: 'false abstention on descriptions',
-      target: '≤ 5%',
-      got: percent(held.abstention.falseAbstention),
-      passed: falseAbstention !== null && falseAbstention <= 0.05,
-    },
+    atMost('false abstention on descriptions', held.abstention.falseAbstention, 0.05, HELD_OUT_FLOORS.falseAbstention),
     {
       measure: 'accuracy by confidence',
       target: 'strictly rising over the levels given (Low < Medium < High)',
@@ -56,4 +92,25 @@ export function gateChecks(held: HalfMeasures): GateCheck[] {
       passed: other.length === 0,
     },
   ];
+}
+
+/** Whether a check passes in `mode`: its target met, or (on floors) its floor held. */
+export function checkPasses(check: GateCheck, mode: GateMode): boolean {
+  return check.passed || (mode === 'floors' && check.floor?.held === true);
+}
+
+/** How a check reads in the run's output and the report: met, missed with its floor held, or failed. */
+export function verdictOf(check: GateCheck): string {
+  if (check.passed) return 'pass';
+  if (check.floor?.held) return `missed; floor ${check.floor.level} held`;
+  return check.floor ? `FAIL (below the floor ${check.floor.level})` : 'FAIL';
+}
+
+/** The gate in one line: every target met, or how many are missed and whether their floors held. */
+export function gateSummary(checks: readonly GateCheck[]): string {
+  const missed = checks.filter((check) => !check.passed);
+  if (missed.length === 0) return `every target met (${checks.length} of ${checks.length})`;
+  const below = missed.filter((check) => !checkPasses(check, 'floors'));
+  const targets = `${missed.length} of ${checks.length} targets missed`;
+  return below.length === 0 ? `${targets}, every floor held` : `${targets}, ${below.length} below the floor or unmet: FAILED`;
 }

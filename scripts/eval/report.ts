@@ -1,7 +1,7 @@
 /** The markdown report of `make eval` (test-output/eval/report.md), both halves side by side. */
 import { CONFIDENCE_LEVELS, PROFILE_NAMES } from '../../src/domain/profiles';
 import { PROFILE_GROUPS, type EvalSet } from './eval-set';
-import { percent, type GateCheck } from './gate';
+import { gateSummary, percent, verdictOf, type GateCheck } from './gate';
 import type { HalfMeasures, Ratio } from './measures';
 import type { CallResult } from './run-calls';
 
@@ -34,13 +34,12 @@ export function reportMarkdown(input: ReportInput): string {
     '',
   ];
   if (input.gate) {
-    const failed = input.gate.filter((check) => !check.passed);
     lines.push(
-      `## Gate (held-out half): ${failed.length === 0 ? 'PASSED' : `FAILED (${failed.length} of ${input.gate.length})`}`,
+      `## Gate (held-out half): ${gateSummary(input.gate)}`,
       '',
       row(['measure', 'target', 'held-out', '']),
       row(['---', '---', '---:', '---']),
-      ...input.gate.map((check) => row([check.measure, check.target, check.got, check.passed ? 'pass' : '**FAIL**'])),
+      ...input.gate.map((check) => row([check.measure, check.target, check.got, check.passed ? 'pass' : `**${verdictOf(check)}**`])),
       '',
     );
   }

@@ -3,7 +3,7 @@
  * made up here, so that each measure is seen to count what it names.
  */
 import { loadEvalSet, type Half } from '../../../scripts/eval/eval-set';
-import { gateChecks } from '../../../scripts/eval/gate';
+import { HELD_OUT_FLOORS, checkPasses, gateChecks, type GateCheck } from '../../../scripts/eval/gate';
 import { measureHalf } from '../../../scripts/eval/measures';
 import { planCalls, type PlannedCall } from '../../../scripts/eval/plan';
 import type { CallResult, Prediction } from '../../../scripts/eval/run-calls';
@@ -96,5 +96,63 @@ describe('the measures of make eval', () => {
     expect(measures.top1).toEqual({ hits: DESCRIPTIONS - 1, of: DESCRIPTIONS - 1 });
     expect(measures.tokensPerCall).toBeCloseTo(30 / calls.length);
     expect(gateChecks(measures).find((check) => check.measure === 'every call answered 201')).toMatchObject({ passed: false, got: '1× 500' });
+  });
+});
+
+describe('the floors of the gate (make test: EVAL_GATE=floors)', () => {
+  const checkOf = (checks: GateCheck[], measure: string): GateCheck => {
+    const check = checks.find((candidate) => candidate.measure === measure);
+    if (!check) throw new Error(`no check ${measure}`);
+    return check;
+  };
+
+  /** Every call right, except that the people after the first `agreeing` get a second description of another primary. */
+  function agreeingPeople(agreeing: number): CallResult[] {
+    const people = set.people.filter((person) => person.half === HALF).map((person) => person.id);
+    const disagreeing = new Set(people.slice(agreeing));
+    return calls.map((call) => {
+      if (call.purpose !== 'description' || call.description !== 2 || !disagreeing.has(call.itemId)) return perfect(call);
+      return { ...perfect(call), prediction: predicted(labelOf(call) === 'Visionary' ? 'Steward' : 'Visionary', 'Low') };
+    });
+  }
+
+  /** Every call right, except that the first `count` descriptions abstain. */
+  function abstaining(count: number): CallResult[] {
+    const abstained = new Set(calls.filter((call) => call.purpose === 'description').slice(0, count));
+    return calls.map((call) => (abstained.has(call) ? { ...perfect(call), prediction: predicted(null, 'Low') } : perfect(call)));
+  }
+
+  test('when paraphrase agreement misses its target but reaches its floor, then the check fails on the targets and passes on the floors', () => {
+    const atFloor = Math.ceil(HELD_OUT_FLOORS.paraphraseAgreement * PEOPLE);
+    const check = checkOf(gateChecks(measureHalf(set, HALF, agreeingPeople(atFloor))), 'paraphrase agreement');
+    expect(check).toMatchObject({ passed: false, floor: { held: true } });
+    expect([checkPasses(check, 'targets'), checkPasses(check, 'floors')]).toEqual([false, true]);
+  });
+
+  test('when paraphrase agreement falls one person below its floor, then the check fails on the floors too', () => {
+    const belowFloor = Math.ceil(HELD_OUT_FLOORS.paraphraseAgreement * PEOPLE) - 1;
+    const check = checkOf(gateChecks(measureHalf(set, HALF, agreeingPeople(belowFloor))), 'paraphrase agreement');
+    expect(check).toMatchObject({ passed: false, floor: { held: false } });
+    expect(checkPasses(check, 'floors')).toBe(false);
+  });
+
+  test('when false abstention is above its target, then the floors hold at the floor and fail one description beyond it', () => {
+    const atFloor = Math.floor(HELD_OUT_FLOORS.falseAbstention * DESCRIPTIONS);
+    const held = checkOf(gateChecks(measureHalf(set, HALF, abstaining(atFloor))), 'false abstention on descriptions');
+    const beyond = checkOf(gateChecks(measureHalf(set, HALF, abstaining(atFloor + 1))), 'false abstention on descriptions');
+    expect([held.passed, checkPasses(held, 'floors')]).toEqual([false, true]);
+    expect([beyond.passed, checkPasses(beyond, 'floors')]).toEqual([false, false]);
+  });
+
+  test('when a target that has no floor is missed (name-swap invariance), then it fails on the floors too', () => {
+    const swapped = calls.find((call) => call.purpose === 'name-swap');
+    const results = calls.map((call) => (call === swapped ? { ...perfect(call), prediction: predicted('Visionary') } : perfect(call)));
+    const check = checkOf(gateChecks(measureHalf(set, HALF, results)), 'name-swap invariance');
+    expect(check.floor).toBeUndefined();
+    expect(checkPasses(check, 'floors')).toBe(false);
+  });
+
+  test('when a target is met, then its check carries no floor', () => {
+    expect(gateChecks(measureHalf(set, HALF, calls.map(perfect))).filter((check) => check.floor !== undefined)).toEqual([]);
   });
 });
