@@ -9,7 +9,7 @@ JEST_RESULTS = --json --outputFile=test-output/results/$(1).json
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
-	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, real-model and contract tests, image smoke test, chart/compose/licence checks"
+	@echo "make test  - everything CI checks: lint, typecheck, spec drift, unit, integration, the evaluation gate, real-model and contract tests, image smoke test, chart/compose/licence checks"
 	@echo "make check - lint, typecheck, spec drift, unit and integration tests: no root, no system installs (needs PostgreSQL and Redis on the machine)"
 	@echo "make eval  - the labelled evaluation set through the API; a gate on the embedded predictor, a report with a model (docs/evaluation.md)"
 	@echo "make eval-gate - make test's regression gate: the embedded predictor's held-out half keeps its targets and floors"
@@ -41,8 +41,9 @@ run-local-llm: build
 	scripts/ensure-python-tools.sh
 	scripts/llm/run-local.sh
 
-# Each jest tier leaves its results in test-output/results/ (JEST_RESULTS), Schemathesis its
-# JUnit reports in test-output/contract/; the last step adds them up into one closing line,
+# Each jest tier leaves its results in test-output/results/ (JEST_RESULTS), the evaluation
+# gate its checks beside them, Schemathesis its JUnit reports in test-output/contract/; the
+# last step adds them up into one closing line,
 # "tests: N passed, N failed" (scripts/test-summary.mjs), and fails if a tier left none.
 test: install test-results-reset kube-binaries system-packages lint typecheck gen-check unit integration eval-gate llm contract deploy-check image-test
 	node scripts/test-summary.mjs
