@@ -15,6 +15,8 @@ const calls = planCalls(set, { halves: [HALF], descriptions: 3, names: 6, repeat
 /** The held-out half's people, and their descriptions (three each). */
 const PEOPLE = set.people.filter((person) => person.half === HALF).length;
 const DESCRIPTIONS = PEOPLE * 3;
+/** The held-out half's no-evidence notes. */
+const NOTES = set.noEvidence.filter((note) => note.half === HALF).length;
 const labelOf = (call: PlannedCall): ProfileName | null => set.people.find((person) => person.id === call.itemId)?.primary ?? null;
 
 function predicted(profile: ProfileName | null, confidence: Confidence = 'High', secondary: ProfileName | null = 'Steward', name = 'X'): Prediction {
@@ -34,8 +36,8 @@ describe('the measures of make eval', () => {
     expect(measures.paraphraseAgreement).toEqual({ hits: PEOPLE, of: PEOPLE });
     expect(measures.nameSwapInvariance).toEqual({ hits: PEOPLE, of: PEOPLE });
     expect(measures.nameSwapTextsIdentical).toEqual({ hits: PEOPLE, of: PEOPLE });
-    expect(measures.abstention.recall).toEqual({ hits: 12, of: 12 });
-    expect(measures.abstention.precision).toEqual({ hits: 12, of: 12 });
+    expect(measures.abstention.recall).toEqual({ hits: NOTES, of: NOTES });
+    expect(measures.abstention.precision).toEqual({ hits: NOTES, of: NOTES });
     expect(measures.confusion.flat().reduce((a, b) => a + b, 0)).toBe(DESCRIPTIONS);
     expect(gateChecks(measures).filter((check) => !check.passed)).toEqual([]);
   });
@@ -69,8 +71,8 @@ describe('the measures of make eval', () => {
       return perfect(call);
     });
     const measures = measureHalf(set, HALF, results);
-    expect(measures.abstention.recall).toEqual({ hits: 11, of: 12 });
-    expect(measures.abstention.precision).toEqual({ hits: 11, of: 12 });
+    expect(measures.abstention.recall).toEqual({ hits: NOTES - 1, of: NOTES });
+    expect(measures.abstention.precision).toEqual({ hits: NOTES - 1, of: NOTES });
     expect(measures.abstention.falseAbstention).toEqual({ hits: 1, of: DESCRIPTIONS });
     expect(measures.confusion.map((row) => row[12]).reduce((a = 0, b = 0) => a + b, 0)).toBe(1);
   });
