@@ -26,11 +26,14 @@ export type GateMode = 'targets' | 'floors';
 
 /**
  * The held-out levels of the predictor last accepted (f9cb12c, 2026-11-26 12:18 UTC: 180
- * held-out people; docs/evaluation.md) on the targets it misses.
+ * held-out people; docs/evaluation.md) on the targets it misses. Abstention on no-evidence
+ * notes was 12 of 12 then; 24 notes added blind later the same day (ne-26 to ne-72, even)
+ * found it missing: 24 of 36, measured on the same predictor at 2ed8117.
  */
 export const HELD_OUT_FLOORS = {
   paraphraseAgreement: 105 / 180,
   falseAbstention: 31 / 540,
+  noEvidenceAbstention: 24 / 36,
 } as const;
 
 export const percent = (r: Ratio): string => {
@@ -75,7 +78,7 @@ export function gateChecks(held: HalfMeasures): GateCheck[] {
     atLeast('name-swap invariance', held.nameSwapInvariance, 1),
     atLeast('paraphrase agreement', held.paraphraseAgreement, 0.8, HELD_OUT_FLOORS.paraphraseAgreement),
     atLeast('top-2 accuracy', held.top2, 0.8),
-    atLeast('abstention on no-evidence notes', held.abstention.recall, 1),
+    atLeast('abstention on no-evidence notes', held.abstention.recall, 1, HELD_OUT_FLOORS.noEvidenceAbstention),
     atMost('false abstention on descriptions', held.abstention.falseAbstention, 0.05, HELD_OUT_FLOORS.falseAbstention),
     {
       measure: 'accuracy by confidence',

@@ -146,6 +146,19 @@ describe('the floors of the gate (make test: EVAL_GATE=floors)', () => {
     expect([beyond.passed, checkPasses(beyond, 'floors')]).toEqual([false, false]);
   });
 
+  test('when no-evidence notes are answered, then abstention holds its floor down to it and fails one note below', () => {
+    const notes = calls.filter((call) => call.purpose === 'no-evidence');
+    const abstainedAtFloor = Math.ceil(HELD_OUT_FLOORS.noEvidenceAbstention * notes.length);
+    const answering = (answered: number): CallResult[] => {
+      const guessed = new Set(notes.slice(0, answered));
+      return calls.map((call) => (guessed.has(call) ? { ...perfect(call), prediction: predicted('Visionary', 'Low') } : perfect(call)));
+    };
+    const held = checkOf(gateChecks(measureHalf(set, HALF, answering(notes.length - abstainedAtFloor))), 'abstention on no-evidence notes');
+    const below = checkOf(gateChecks(measureHalf(set, HALF, answering(notes.length - abstainedAtFloor + 1))), 'abstention on no-evidence notes');
+    expect([held.passed, checkPasses(held, 'floors')]).toEqual([false, true]);
+    expect([below.passed, checkPasses(below, 'floors')]).toEqual([false, false]);
+  });
+
   test('when a target that has no floor is missed (name-swap invariance), then it fails on the floors too', () => {
     const swapped = calls.find((call) => call.purpose === 'name-swap');
     const results = calls.map((call) => (call === swapped ? { ...perfect(call), prediction: predicted('Visionary') } : perfect(call)));
