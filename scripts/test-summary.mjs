@@ -6,10 +6,10 @@
 // results in a file: jest's JSON (`--json --outputFile=test-output/results/<tier>.json`),
 // Schemathesis's JUnit report (test-output/contract/) and the gate's checks
 // (test-output/results/eval-gate.json: a check passes when its target is met or, for a
-// target the predictor misses, its floor is held; scripts/eval/gate.ts). This reads them all, prints a line for each, and ends on the
-// plain closing line a CI reads whatever the language ("tests: N passed, N failed"): the
-// last runner's own summary is jest's, which a reader of closing lines may not know, and
-// Schemathesis's ends on a pytest-like rule ("=== 1 warning in 152s ===") that reads as
+// target the predictor misses, its floor is held; scripts/eval/gate.ts). This reads them
+// all, prints a line for each, and ends on the plain closing line a CI reads whatever the
+// language ("tests: N passed, N failed"): the last runner's own summary is jest's, which a
+// reader of closing lines may not know, and Schemathesis's ends on a pytest-like rule ("=== 1 warning in 152s ===") that reads as
 // "no test ran".
 //
 // A tier's file missing means that tier did not run: that is a failure here, as a missing

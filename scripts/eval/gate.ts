@@ -43,29 +43,23 @@ export const percent = (r: Ratio): string => {
 
 const points = (value: number): string => `${(value * 100).toFixed(1)}%`;
 
-/** A share that must reach `minimum`, or, while it does not, stay at or above `floor`. */
-const atLeast = (measure: string, r: Ratio, minimum: number, floor?: number): GateCheck => {
-  const value = share(r);
-  const passed = value !== null && value >= minimum;
-  return {
-    measure,
-    target: `≥ ${minimum * 100}%`,
-    got: percent(r),
-    passed,
-    ...(floor !== undefined && !passed && { floor: { level: `≥ ${points(floor)}`, held: value !== null && value >= floor } }),
-  };
-};
+/** The two ways a share can be bounded: at least a limit (agreement), or at most one (false abstention). */
+const BOUNDS = {
+  atLeast: { sign: '≥', within: (value: number, limit: number) => value >= limit },
+  atMost: { sign: '≤', within: (value: number, limit: number) => value <= limit },
+} as const;
 
-/** A share that must stay at or below `maximum`, or, while it does not, at or below `floor`. */
-const atMost = (measure: string, r: Ratio, maximum: number, floor: number): GateCheck => {
+/** A share that must stay within `limit`, or, while it does not and has a `floor`, within that. */
+const bounded = (measure: string, r: Ratio, bound: keyof typeof BOUNDS, limit: number, floor?: number): GateCheck => {
+  const { sign, within } = BOUNDS[bound];
   const value = share(r);
-  const passed = value !== null && value <= maximum;
+  const passed = value !== null && within(value, limit);
   return {
     measure,
-    target: `≤ ${maximum * 100}%`,
+    target: `${sign} ${limit * 100}%`,
     got: percent(r),
     passed,
-    ...(!passed && { floor: { level: `≤ ${points(floor)}`, held: value !== null && value <= floor } }),
+    ...(floor !== undefined && !passed && { floor: { level: `${sign} ${points(floor)}`, held: value !== null && within(value, floor) } }),
   };
 };
 
@@ -75,19 +69,19 @@ export function gateChecks(held: HalfMeasures): GateCheck[] {
   const rising = shares.every((value, index) => index === 0 || value > (shares[index - 1] ?? 1));
   const other = Object.entries(held.statuses).filter(([status]) => status !== '201');
   return [
-    atLeast('name-swap invariance', held.nameSwapInvariance, 1),
-    atLeast('paraphrase agreement', held.paraphraseAgreement, 0.8, HELD_OUT_FLOORS.paraphraseAgreement),
-    atLeast('top-2 accuracy', held.top2, 0.8),
-    atLeast('abstention on no-evidence notes', held.abstention.recall, 1, HELD_OUT_FLOORS.noEvidenceAbstention),
-    atMost('false abstention on descriptions', held.abstention.falseAbstention, 0.05, HELD_OUT_FLOORS.falseAbstention),
+    bounded('name-swap invariance', held.nameSwapInvariance, 'atLeast', 1),
+    bounded('paraphrase agreement', held.paraphraseAgreement, 'atLeast', 0.8, HELD_OUT_FLOORS.paraphraseAgreement),
+    bounded('top-2 accuracy', held.top2, 'atLeast', 0.8),
+    bounded('abstention on no-evidence notes', held.abstention.recall, 'atLeast', 1, HELD_OUT_FLOORS.noEvidenceAbstention),
+    bounded('false abstention on descriptions', held.abstention.falseAbstention, 'atMost', 0.05, HELD_OUT_FLOORS.falseAbstention),
     {
       measure: 'accuracy by confidence',
       target: 'strictly rising over the levels given (Low < Medium < High)',
       got: present.map((level) => `${level} ${percent(held.byConfidence[level])}`).join(', ') || 'no level',
       passed: present.length > 0 && rising,
     },
-    atLeast('High-confidence top-1', held.byConfidence.High, 0.85),
-    atLeast('repeatability', held.repeatability, 1),
+    bounded('High-confidence top-1', held.byConfidence.High, 'atLeast', 0.85),
+    bounded('repeatability', held.repeatability, 'atLeast', 1),
     {
       measure: 'every call answered 201',
       target: 'no other status',
