@@ -5,7 +5,7 @@ NPM_STAMP := node_modules/.package-lock.json
 # jest's results of one tier as JSON, for make test's closing line: $(call JEST_RESULTS,unit)
 JEST_RESULTS = --json --outputFile=test-output/results/$(1).json
 
-.PHONY: help install build run run-local-llm test test-results-reset check system-packages lint typecheck gen gen-check unit integration eval eval-cv lexicon-synonyms snap-word-weights llm contract image image-test deploy-check kube-binaries docs bench clean
+.PHONY: help install build run run-local-llm test test-results-reset check system-packages lint typecheck gen gen-check unit integration eval eval-cv lexicon-synonyms snap-word-weights snap-no-evidence llm contract image image-test deploy-check kube-binaries docs bench clean
 
 help:
 	@echo "make run   - install, build and start the service with embedded defaults (prints a demo API key)"
@@ -131,6 +131,12 @@ lexicon-synonyms: install
 snap-word-weights: install
 	npx tsc -p scripts/lexicon/tsconfig.json
 	node dist/scripts/lexicon/write-word-weights.js
+
+# The embedded predictor's no-evidence detector, learned from the development half only
+# (docs/evaluation.md); a unit test fails while the committed file is stale.
+snap-no-evidence: install
+	npx tsc -p scripts/lexicon/tsconfig.json
+	node dist/scripts/lexicon/write-no-evidence.js
 
 # Person-grouped cross-validation of the embedded predictor on the development half only
 # (docs/evaluation.md): SEED (printed) shuffles the folds, SEEDS=1,2,3 adds several up, FOLDS sets k (5).

@@ -13,6 +13,8 @@ import { PROFILE_NAMES } from '../../src/domain/profiles';
 import { predictSnapEmbedded } from '../../src/upstream/embedded/snap-prediction';
 import { learnedScores, wordWeightsOf, type WordWeights } from '../../src/upstream/embedded/snap-word-weights';
 import { WORD_WEIGHT_OPTIONS, learnWordWeights, learnedStemsOf, type WordWeightOptions } from '../lexicon/learn-word-weights';
+import { noEvidenceDetectorOf, type NoEvidenceDetector } from '../../src/upstream/embedded/snap-no-evidence';
+import { NO_EVIDENCE_OPTIONS, learnNoEvidence, type NoEvidenceOptions } from '../lexicon/learn-no-evidence';
 import { seedFromEnvironment, seededRandom, type SeededRandom } from '../../test/support/seeded-random';
 import type { AnonymousSubject } from '../../src/domain/ports';
 import { loadEvalSet, type LabelledPerson, type NoEvidenceNote } from './eval-set';
@@ -23,18 +25,34 @@ import type { CallResult, Prediction } from './run-calls';
 /** What is learned from the training folds, and how a description is predicted with it. */
 export interface Model<Learned> {
   name: string;
-  learn(training: readonly LabelledPerson[]): Learned;
+  learn(training: readonly LabelledPerson[], notes: readonly NoEvidenceNote[]): Learned;
   predict(subject: AnonymousSubject, learned: Learned): Prediction;
 }
 
 const NO_WEIGHTS: WordWeights = { weights: new Map(), standalone: new Set() };
+/** A detector that never finds notes to read like no-evidence notes. */
+const NO_DETECTOR: NoEvidenceDetector = { ratios: new Map(), threshold: Infinity };
 
-/** The embedded predictor with word weights learned by `options` (none: the lexicon alone). */
-function embedded(name: string, options?: WordWeightOptions): Model<WordWeights> {
+interface Learned {
+  weights: WordWeights;
+  detector: NoEvidenceDetector;
+}
+
+/**
+ * The embedded predictor with word weights learned by `options` (none: the lexicon
+ * alone) and a no-evidence detector learned by `detectorOptions` (none: never) from the
+ * training folds' descriptions and no-evidence notes.
+ */
+function embedded(name: string, options?: WordWeightOptions, detectorOptions?: NoEvidenceOptions): Model<Learned> {
   return {
     name,
-    learn: (training) => (options ? wordWeightsOf(learnWordWeights(training, options)) : NO_WEIGHTS),
-    predict: (subject, weights) => predictSnapEmbedded(subject, weights),
+    learn: (training, notes) => ({
+      weights: options ? wordWeightsOf(learnWordWeights(training, options)) : NO_WEIGHTS,
+      detector: detectorOptions
+        ? noEvidenceDetectorOf(learnNoEvidence(training.flatMap((person) => person.descriptions), notes.map((note) => note.notes), detectorOptions))
+        : NO_DETECTOR,
+    }),
+    predict: (subject, learned) => predictSnapEmbedded(subject, learned.weights, learned.detector),
   };
 }
 
@@ -57,21 +75,30 @@ function weightsAlone(name: string, options: WordWeightOptions): Model<WordWeigh
 
 /**
  * The lexicon alone (the predictor before word weights), the committed options, the
- * options before them (function words standalone at a share of 3%; before those, scale
- * 0.2 and every stem standalone), and neighbours of the committed options for comparison.
+ * committed word weights without the detector, and neighbours of the committed options
+ * (the word weights' and the detector's) for comparison.
  */
-const CANDIDATES: readonly Model<WordWeights>[] = [
+const CANDIDATES: readonly Model<Learned>[] = [
   embedded('lexicon only'),
+  embedded(`lexicon + word weights ${describe(WORD_WEIGHT_OPTIONS)}, no detector`, WORD_WEIGHT_OPTIONS),
   ...[
     WORD_WEIGHT_OPTIONS,
-    { ...WORD_WEIGHT_OPTIONS, standaloneShare: 0.03, functionWordsStandalone: true },
-    { ...WORD_WEIGHT_OPTIONS, scale: 0.2, standaloneShare: 0, functionWordsStandalone: true },
     ...[0.3, 0.5].map((scale) => ({ ...WORD_WEIGHT_OPTIONS, scale })),
     ...[0, 0.03].map((standaloneShare) => ({ ...WORD_WEIGHT_OPTIONS, standaloneShare })),
     { ...WORD_WEIGHT_OPTIONS, minPeople: 2 },
     { ...WORD_WEIGHT_OPTIONS, smoothing: 1 },
-  ].map((options) => embedded(`lexicon + word weights ${describe(options)}`, options)),
+  ].map((options) => embedded(`lexicon + word weights ${describe(options)} + detector ${describeDetector(NO_EVIDENCE_OPTIONS)}`, options, NO_EVIDENCE_OPTIONS)),
+  ...[
+    ...[-0.25, -0.5].map((threshold) => ({ ...NO_EVIDENCE_OPTIONS, threshold })),
+    ...[0.25, 1].map((smoothing) => ({ ...NO_EVIDENCE_OPTIONS, smoothing })),
+    { ...NO_EVIDENCE_OPTIONS, minTexts: 3 },
+  ].map((detector) => embedded(`lexicon + word weights ${describe(WORD_WEIGHT_OPTIONS)} + detector ${describeDetector(detector)}`, WORD_WEIGHT_OPTIONS, detector)),
 ];
+
+function describeDetector(options: NoEvidenceOptions): string {
+  const committed = Object.entries(options).every(([key, value]) => NO_EVIDENCE_OPTIONS[key as keyof NoEvidenceOptions] === value);
+  return `(threshold ${options.threshold}, smoothing ${options.smoothing}, min texts ${options.minTexts})${committed ? ': committed' : ''}`;
+}
 
 function describe(options: WordWeightOptions): string {
   const committed = Object.entries(options).every(([key, value]) => WORD_WEIGHT_OPTIONS[key as keyof WordWeightOptions] === value);
@@ -110,7 +137,7 @@ export function crossValidationResults<Learned>(
     return { call: { half: 'dev', purpose, itemId, description, body }, status: 201, seconds: 0, tokens: 0, prediction };
   };
   for (let fold = 0; fold < folds; fold += 1) {
-    const learned = model.learn(people.filter((person) => foldOf.get(person.id) !== fold));
+    const learned = model.learn(people.filter((person) => foldOf.get(person.id) !== fold), noEvidence.filter((_, index) => index % folds !== fold));
     for (const person of people.filter((p) => foldOf.get(p.id) === fold)) {
       person.descriptions.forEach((notes, description) => {
         const body = { name: person.names[0] ?? '', notes, ...(person.jobType === undefined ? {} : { jobType: person.jobType }) };

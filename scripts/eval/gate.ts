@@ -25,15 +25,14 @@ export interface GateCheck {
 export type GateMode = 'targets' | 'floors';
 
 /**
- * The held-out levels of the predictor last accepted (f9cb12c, 2026-11-26 12:18 UTC: 180
- * held-out people; docs/evaluation.md) on the targets it misses. Abstention on no-evidence
- * notes was 12 of 12 then; 24 notes added blind later the same day (ne-26 to ne-72, even)
- * found it missing: 24 of 36, measured on the same predictor at 2ed8117.
+ * The held-out levels of the predictor last accepted on the targets it misses: the one
+ * look at the held-out half with the no-evidence detector (2026-11-26, 17:14 UTC, 180
+ * held-out people and 36 no-evidence notes; docs/evaluation.md). False abstention met
+ * its target then (0.2%), so it has no floor: a met target must stay met.
  */
 export const HELD_OUT_FLOORS = {
-  paraphraseAgreement: 105 / 180,
-  falseAbstention: 31 / 540,
-  noEvidenceAbstention: 24 / 36,
+  paraphraseAgreement: 122 / 180,
+  noEvidenceAbstention: 33 / 36,
 } as const;
 
 export const percent = (r: Ratio): string => {
@@ -73,7 +72,7 @@ export function gateChecks(held: HalfMeasures): GateCheck[] {
     bounded('paraphrase agreement', held.paraphraseAgreement, 'atLeast', 0.8, HELD_OUT_FLOORS.paraphraseAgreement),
     bounded('top-2 accuracy', held.top2, 'atLeast', 0.8),
     bounded('abstention on no-evidence notes', held.abstention.recall, 'atLeast', 1, HELD_OUT_FLOORS.noEvidenceAbstention),
-    bounded('false abstention on descriptions', held.abstention.falseAbstention, 'atMost', 0.05, HELD_OUT_FLOORS.falseAbstention),
+    bounded('false abstention on descriptions', held.abstention.falseAbstention, 'atMost', 0.05),
     {
       measure: 'accuracy by confidence',
       target: 'strictly rising over the levels given (Low < Medium < High)',

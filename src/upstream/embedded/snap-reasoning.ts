@@ -27,19 +27,35 @@ export interface ReasoningInput {
 /** Beyond this, a list of matched words ends with "and N more". */
 const MAX_QUOTED_WORDS = 5;
 
-/** Why no profile is given: an unsupported language (its English name), or no lexicon term matched and the wording points nowhere clearly. */
-export function abstentionReasoning({ language }: { language?: string }): string {
-  if (language !== undefined) {
+/** Why no profile is given. */
+export type AbstentionCause =
+  /** The notes are in a language the lexicon does not read (its English name). */
+  | { language: string }
+  /** No lexicon term or synonym matched, and too few of the words many labelled people used. */
+  | 'no evidence'
+  /** Some weak evidence, in notes that read like a record of facts and arrangements (`snap-no-evidence.ts`). */
+  | 'reads like a record';
+
+const ASK_FOR_BEHAVIOUR = 'Confidence is Low; notes on how the person works, decides or deals with others would give one.';
+
+export function abstentionReasoning(cause: AbstentionCause): string {
+  if (typeof cause === 'object') {
     return (
-      `The notes appear to be written in ${language}; the embedded predictor reads English ` +
+      `The notes appear to be written in ${cause.language}; the embedded predictor reads English ` +
       'notes only, so it gives no profile rather than a guess. Confidence is Low.'
+    );
+  }
+  if (cause === 'reads like a record') {
+    return (
+      'The notes read like a record of facts and arrangements (roles, dates, logistics) rather ' +
+      'than a description of how the person behaves, and what points to a profile in them is ' +
+      `too weak to outweigh that, so no profile is given rather than a guess. ${ASK_FOR_BEHAVIOUR}`
     );
   }
   return (
     'The notes and job title hold no behavioural evidence: no term from the profile lexicon ' +
     'matched and the wording points to no profile clearly, so no profile is given rather ' +
-    'than a guess. Confidence is Low; notes on how the person works, decides or deals with ' +
-    'others would give one.'
+    `than a guess. ${ASK_FOR_BEHAVIOUR}`
   );
 }
 

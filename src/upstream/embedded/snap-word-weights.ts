@@ -53,9 +53,7 @@ export function learnedScores(stems: readonly string[], weights: WordWeights['we
   return scores;
 }
 
-/** The standalone stems among a text's stems, and how far the best profile leads the next on them alone. */
-export function standaloneEvidence(stems: readonly string[], weights: WordWeights, profiles: number): { stems: number; lead: number } {
-  const standalone = stems.filter((wordStem) => weights.standalone.has(wordStem));
-  const scores = learnedScores(standalone, weights.weights, profiles).sort((a, b) => b - a);
-  return { stems: standalone.length, lead: (scores[0] ?? 0) - (scores[1] ?? 0) };
+/** How many of a text's distinct stems are standalone. */
+export function standaloneCount(stems: readonly string[], weights: WordWeights): number {
+  return stems.filter((wordStem) => weights.standalone.has(wordStem)).length;
 }

@@ -138,12 +138,12 @@ describe('the floors of the gate (make test: EVAL_GATE=floors)', () => {
     expect(checkPasses(check, 'floors')).toBe(false);
   });
 
-  test('when false abstention is above its target, then the floors hold at the floor and fail one description beyond it', () => {
-    const atFloor = Math.floor(HELD_OUT_FLOORS.falseAbstention * DESCRIPTIONS);
-    const held = checkOf(gateChecks(measureHalf(set, HALF, abstaining(atFloor))), 'false abstention on descriptions');
-    const beyond = checkOf(gateChecks(measureHalf(set, HALF, abstaining(atFloor + 1))), 'false abstention on descriptions');
-    expect([held.passed, checkPasses(held, 'floors')]).toEqual([false, true]);
-    expect([beyond.passed, checkPasses(beyond, 'floors')]).toEqual([false, false]);
+  test('when false abstention goes one description above its target, then it fails on the floors too: the target is met, so it has no floor', () => {
+    const atTarget = Math.floor(0.05 * DESCRIPTIONS);
+    const met = checkOf(gateChecks(measureHalf(set, HALF, abstaining(atTarget))), 'false abstention on descriptions');
+    const beyond = checkOf(gateChecks(measureHalf(set, HALF, abstaining(atTarget + 1))), 'false abstention on descriptions');
+    expect([met.passed, checkPasses(met, 'floors')]).toEqual([true, true]);
+    expect([beyond.passed, beyond.floor, checkPasses(beyond, 'floors')]).toEqual([false, undefined, false]);
   });
 
   test('when no-evidence notes are answered, then abstention holds its floor down to it and fails one note below', () => {
