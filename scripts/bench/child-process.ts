@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { processTree } from './proc-stats';
 
 export interface Child {
@@ -85,14 +85,6 @@ export function logTail(child: Child, lines = 20): string {
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects if `child` exits first or after `timeoutMs`. */
 export async function waitForPort(child: Child, port: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

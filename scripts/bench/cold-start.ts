@@ -10,7 +10,8 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAccount } from './accounts';
-import { freePort, logTail, sleep, startChild } from './child-process';
+import { freePort } from '../../test/support/free-port';
+import { logTail, sleep, startChild } from './child-process';
 import { createScratchDatabase } from './scratch-database';
 import { serviceEnv, startFakeUpstream, upstreamEnv, type BenchPaths } from './servers';
 import { SNAP_BODY } from './snap-request';

@@ -4,7 +4,8 @@
  * OpenAI-compatible upstream.
  */
 import { join } from 'node:path';
-import { announced, freePort, startChild, waitForPort, type Child } from './child-process';
+import { freePort } from '../../test/support/free-port';
+import { announced, startChild, waitForPort, type Child } from './child-process';
 import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 import { confined, type MemoryLimit } from './pod-memory-limit';
 import { listenerPid } from './proc-stats';

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, logTail, startChild, waitForPort } from '../bench/child-process';
+import { freePort } from '../../test/support/free-port';
+import { logTail, startChild, waitForPort } from '../bench/child-process';
 import type { EvalTarget } from './run-calls';
 
 const ROOT = join(__dirname, '../../..');

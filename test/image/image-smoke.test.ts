@@ -3,7 +3,7 @@
  * filesystem, no capabilities; against the test PostgreSQL and Redis and a fake upstream
  * on 127.0.0.1 (host network), then in embedded mode on a volume of its own.
  */
-import { freePort } from '../support/spawned-server';
+import { freePort } from '../support/free-port';
 import { PERSON } from '../support/factories';
 import { FAKE_UPSTREAM_SPEED, heldUntil, reply, startFakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { bodyOf } from '../support/json';

@@ -9,7 +9,8 @@ import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { sampleValue } from '../support/prometheus';
-import { freePort, spawnServer, type SpawnedServer } from '../support/spawned-server';
+import { freePort } from '../support/free-port';
+import { spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { requireEnv } from '../support/test-server';
 import { until } from '../support/until';
 

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { FAKE_UPSTREAM_SPEED, reply, startFakeOpenAi, status, UPSTREAM_PREDICTION, UPSTREAM_USAGE, type FakeOpenAi } from '../support/fake-openai-server';
 import { jaegerBinary, startJaeger, tagOf, type Jaeger, type JaegerSpan, type JaegerTrace } from '../support/jaeger';
 import { describeNeeding } from '../support/required-tool';
-import { freePort, spawnServer, type SpawnedServer } from '../support/spawned-server';
+import { freePort } from '../support/free-port';
+import { spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { TEST_ADMIN_TOKEN } from '../support/test-server';
 import { until } from '../support/until';
 

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './spawned-server';
+import { freePort } from './free-port';
 import { until } from './until';
 
 const SCRIPT = join(__dirname, '../../scripts/tracing/jaeger.sh');

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { sampleValue } from './prometheus';
-import { freePort } from './spawned-server';
+import { freePort } from './free-port';
 import { until } from './until';
 
 const ROOT = join(__dirname, '../..');

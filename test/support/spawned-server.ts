@@ -4,8 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { TEST_ADMIN_TOKEN, requireEnv } from './test-server';
 
 const MAIN = join(__dirname, '../../dist/src/app/main.js');
@@ -17,16 +17,6 @@ export interface SpawnedServer {
   output(): string;
   /** Resolves with the exit code (or the signal's name). */
   exited: Promise<number | string>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export async function spawnServer(env: Record<string, string> = {}): Promise<SpawnedServer> {
