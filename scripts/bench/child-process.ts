@@ -84,7 +84,6 @@ export function logTail(child: Child, lines = 20): string {
   }
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
 /** Resolves once something accepts TCP connections on 127.0.0.1:`port`; rejects if `child` exits first or after `timeoutMs`. */
 export async function waitForPort(child: Child, port: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -50,7 +50,7 @@ export function learnNoEvidence(descriptions: readonly string[], notes: readonly
 }
 
 /** The committed file: the detector learned from the evaluation set's development half (its descriptions and no-evidence notes). */
-export function snapNoEvidenceFile(set: EvalSet = loadEvalSet()): { source: string; options: NoEvidenceOptions; descriptions: number; notes: number } & LearnedNoEvidence {
+export function snapNoEvidenceFile(set: EvalSet = loadEvalSet()): { source: string; options: NoEvidenceOptions; descriptions: number; notes: number; ratios: LearnedNoEvidence['ratios'] } {
   const descriptions = set.people.filter((person) => person.half === 'dev').flatMap((person) => person.descriptions);
   const notes = set.noEvidence.filter((note) => note.half === 'dev').map((note) => note.notes);
   return {
@@ -58,6 +58,7 @@ export function snapNoEvidenceFile(set: EvalSet = loadEvalSet()): { source: stri
     options: NO_EVIDENCE_OPTIONS,
     descriptions: descriptions.length,
     notes: notes.length,
-    ...learnNoEvidence(descriptions, notes),
+    // The threshold is the options' own: not written twice.
+    ratios: learnNoEvidence(descriptions, notes).ratios,
   };
 }

@@ -5,14 +5,9 @@
  * held-out half). Run it after the development half changes; a unit test fails while the
  * file is stale.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeLearnedFile } from './learned-file';
 import { snapWordWeightsFile } from './learn-word-weights';
 
-const outFile = join(__dirname, '../../../src/upstream/embedded/snap-word-weights.json');
-const file = snapWordWeightsFile();
-// One stem a line, so that a change of the development half reads as a diff of the stems it moved.
-const { weights, ...about } = file;
-const lines = Object.entries(weights).map(([wordStem, row]) => `    ${JSON.stringify(wordStem)}: ${JSON.stringify(row)}`);
-writeFileSync(outFile, `${JSON.stringify(about, null, 2).replace(/\n\}$/u, ',')}\n  "weights": {\n${lines.join(',\n')}\n  }\n}\n`);
-process.stdout.write(`${outFile}: ${Object.keys(file.weights).length} stems from ${file.people} development people\n`);
+const { weights, ...about } = snapWordWeightsFile();
+const outFile = writeLearnedFile('snap-word-weights.json', about, 'weights', weights);
+process.stdout.write(`${outFile}: ${Object.keys(weights).length} stems from ${about.people} development people\n`);

@@ -1,11 +1,11 @@
 /**
- * The no-evidence detector (`snap-no-evidence.json`, written by `make snap-word-weights`;
+ * The no-evidence detector (`snap-no-evidence.json`, written by `make snap-no-evidence`;
  * docs/evaluation.md says how it was learned and measured): for each word stem, how much
  * more often the evaluation set's no-evidence notes (admin, logistics, plain facts,
  * referrals, empty impressions) hold it than its descriptions of behaviour do, as a log
  * ratio. Notes whose stems read, on average, more like the no-evidence notes than like
- * descriptions get no profile when the evidence for one is weak (a Low answer): one weak
- * lexicon term in a note about a meeting's room and agenda is not behaviour.
+ * descriptions get no profile when the evidence for one is weak (an answer below High):
+ * one weak lexicon term in a note about a meeting's room and agenda is not behaviour.
  *
  * A text's stems are read as the word weights read them (`distinctStems`), each once.
  */
@@ -23,7 +23,7 @@ export function noEvidenceDetectorOf(file: { threshold: number; ratios: Record<s
   return { ratios: new Map(Object.entries(file.ratios)), threshold: file.threshold };
 }
 
-export const SNAP_NO_EVIDENCE: NoEvidenceDetector = noEvidenceDetectorOf(learned);
+export const SNAP_NO_EVIDENCE: NoEvidenceDetector = noEvidenceDetectorOf({ threshold: learned.options.threshold, ratios: learned.ratios });
 
 /** Whether a text's distinct stems read like a no-evidence note: their mean ratio (stems the detector knows) is above its threshold. */
 export function readsLikeNoEvidence(stems: readonly string[], detector: NoEvidenceDetector): boolean {

@@ -130,13 +130,14 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');
   const lead = primary.score - runnerUp.score;
-  if (!ranking.some(hasEvidence) && standaloneCount(stems, weights) < LEARNED_ONLY_MIN_STEMS) return abstention(abstentionReasoning('no evidence'));
+  const anyEvidence = ranking.some(hasEvidence);
+  if (!anyEvidence && standaloneCount(stems, weights) < LEARNED_ONLY_MIN_STEMS) return abstention(abstentionReasoning('no evidence'));
 
   const secondary =
     ranking.find((candidate) => candidate !== primary && hasEvidence(candidate) && candidate.name !== RESTRICTED_SECONDARY) ??
     neighbourOf(primary.name, ranking);
   const confidence = hasEvidence(primary) ? confidenceOf(primary.score, lead) : 'Low';
-  if (confidence !== 'High' && readsLikeNoEvidence(stems, detector)) return abstention(abstentionReasoning(ranking.some(hasEvidence) ? 'reads like a record' : 'no evidence'));
+  if (confidence !== 'High' && readsLikeNoEvidence(stems, detector)) return abstention(abstentionReasoning(anyEvidence ? 'reads like a record' : 'no evidence'));
   return {
     profile: primary.name,
     primary_code: codeOf(primary.name),
