@@ -29,7 +29,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const services = await createServices(config, logger);
   const [apiDrain, adminDrain] = [new ConnectionDrain(), new ConnectionDrain()];
-  const api = await listen(createApiApp(config, { ...services, draining: apiDrain.isDraining }, logger), apiDrain, config.port, config.host, config.requestTimeoutSeconds);
+  const api = await listen(await createApiApp(config, { ...services, draining: apiDrain.isDraining }, logger), apiDrain, config.port, config.host, config.requestTimeoutSeconds);
   const probes = readinessProbes(services);
   const ops = {
     readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),

@@ -181,6 +181,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
     return new EmbeddedPredictor();
   }
   const { OpenAiPredictor } = await import('../upstream/openai/openai-predictor');
+  (await import('../upstream/openai/earned-confidence')).warmUpEarnedConfidence();
   const settings = config.openai;
   const upstream = (endpoint: UpstreamEndpoint, name: UpstreamName, times: PerRoute<UpstreamBudget>): Predictor =>
     new OpenAiPredictor({

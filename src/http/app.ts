@@ -24,8 +24,9 @@ import { requestMetrics } from './request-metrics';
 import { securityHeaders } from './security-headers';
 import { serverTiming } from './server-timing';
 import { specValidator } from './openapi/spec-validator';
+import { warmUpSpecValidator } from './openapi/validator-warm-up';
 
-export function createApiApp(config: Config, services: ApiDependencies, logger: Logger): Express {
+export async function createApiApp(config: Config, services: ApiDependencies, logger: Logger): Promise<Express> {
   const app = express();
   // Paths match exactly as openapi/openapi.yaml writes them: /API/V1/SNAP and /api/v1/snap/
   // are not /api/v1/snap (404 before the key is looked up). Set before the first app.use.
@@ -68,7 +69,9 @@ export function createApiApp(config: Config, services: ApiDependencies, logger: 
     }),
   );
   app.use(jsonBody());
-  app.use(specValidator(SPEC_PATHS.public, config.validateResponses));
+  const validator = specValidator(SPEC_PATHS.public, config.validateResponses);
+  await warmUpSpecValidator(validator, SPEC_PATHS.public);
+  app.use(validator);
   const router = express.Router({ caseSensitive: true, strict: true });
   bindOperations(router, SPEC_PATHS.public, publicHandlers(services));
   app.use(router);

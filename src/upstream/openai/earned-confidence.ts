@@ -30,6 +30,19 @@ export function earnedConfidence(prediction: SnapPrediction, subject: AnonymousS
   return lower(evidence.confidence, prediction.confidence ?? 'High');
 }
 
+/** A description the lexicon answers (a test holds it to that), so that the warm-up runs every step. */
+export const WARM_UP_SUBJECT: AnonymousSubject = { notes: 'Checks every figure twice before a report goes out and keeps a log of each change.', jobType: 'Auditor' };
+
+/**
+ * Reads a made-up description once, so that a process's first paid call does not pay for
+ * the lexicon's first use (its index built, V8's first compile of its code): a few
+ * milliseconds of that call's overhead (docs/benchmarking.md). Called once at start.
+ */
+export function warmUpEarnedConfidence(): void {
+  predictFromLexicon(WARM_UP_SUBJECT);
+}
+
+
 /** The less confident of two levels. */
 function lower(a: Confidence, b: Confidence): Confidence {
   return CONFIDENCE_LEVELS.indexOf(a) > CONFIDENCE_LEVELS.indexOf(b) ? a : b;
