@@ -89,7 +89,7 @@ const CANDIDATES: readonly Model<Learned>[] = [
     { ...WORD_WEIGHT_OPTIONS, smoothing: 1 },
   ].map((options) => embedded(`lexicon + word weights ${describe(options)} + detector ${describeDetector(NO_EVIDENCE_OPTIONS)}`, options, NO_EVIDENCE_OPTIONS)),
   ...[
-    ...[-0.25, -0.5].map((threshold) => ({ ...NO_EVIDENCE_OPTIONS, threshold })),
+    ...[-0.4, -0.6].map((threshold) => ({ ...NO_EVIDENCE_OPTIONS, threshold })),
     ...[0.25, 1].map((smoothing) => ({ ...NO_EVIDENCE_OPTIONS, smoothing })),
     { ...NO_EVIDENCE_OPTIONS, minTexts: 3 },
   ].map((detector) => embedded(`lexicon + word weights ${describe(WORD_WEIGHT_OPTIONS)} + detector ${describeDetector(detector)}`, WORD_WEIGHT_OPTIONS, detector)),

@@ -25,7 +25,7 @@ export interface LearnedNoEvidence {
 }
 
 /** Chosen by person-grouped cross-validation on the development half (`make eval-cv`, docs/evaluation.md). */
-export const NO_EVIDENCE_OPTIONS: NoEvidenceOptions = { smoothing: 0.5, minTexts: 2, threshold: -0.4 };
+export const NO_EVIDENCE_OPTIONS: NoEvidenceOptions = { smoothing: 0.5, minTexts: 2, threshold: -0.5 };
 
 /** How many of the texts hold each stem. */
 function textsHolding(texts: readonly string[]): Map<string, number> {

@@ -17,7 +17,7 @@
  */
 import { PROFILE_NAMES, type ProfileName } from '../../src/domain/profiles';
 import { neutralPositions } from '../../src/upstream/embedded/snap-prediction';
-import { distinctStems } from '../../src/upstream/embedded/snap-word-weights';
+import { stemsAndPairs } from '../../src/upstream/embedded/snap-word-weights';
 import { WordIndex, stemOf, toWords } from '../../src/upstream/embedded/snap-words';
 import { eng } from 'stopword';
 import { loadEvalSet } from '../eval/eval-set';
@@ -48,7 +48,7 @@ export interface LearnedWordWeights {
 /** A description's distinct stems as the predictor reads them: not after a negation, not in an everyday phrase. */
 export function learnedStemsOf(text: string): string[] {
   const index = new WordIndex(toWords(text));
-  return distinctStems(index, neutralPositions(index));
+  return stemsAndPairs(index, neutralPositions(index));
 }
 
 /** Chosen by person-grouped cross-validation on the development half (`make eval-cv`, docs/evaluation.md). */

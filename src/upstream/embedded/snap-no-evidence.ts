@@ -7,7 +7,7 @@
  * descriptions get no profile when the evidence for one is weak (an answer below High):
  * one weak lexicon term in a note about a meeting's room and agenda is not behaviour.
  *
- * A text's stems are read as the word weights read them (`distinctStems`), each once.
+ * A text's stems are read as the word weights read them (`stemsAndPairs`), each once.
  */
 import learned from './snap-no-evidence.json';
 

@@ -70,7 +70,7 @@ import { SNAP_LEXICON } from './snap-lexicon';
 import { NEUTRAL_PHRASES } from './snap-terms';
 import { synonymHits } from './snap-synonyms';
 import { SNAP_NO_EVIDENCE, readsLikeNoEvidence, type NoEvidenceDetector } from './snap-no-evidence';
-import { SNAP_WORD_WEIGHTS, distinctStems, learnedScores, standaloneCount, type WordWeights } from './snap-word-weights';
+import { SNAP_WORD_WEIGHTS, stemsAndPairs, learnedScores, standaloneCount, type WordWeights } from './snap-word-weights';
 import { TermsByFirstWord } from './terms-by-first-word';
 import { WordIndex, compileTerm, toWords, type CompiledTerm, type TermHit } from './snap-words';
 
@@ -125,7 +125,7 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
   const notesWords = toWords(subject.notes);
   const notes = new WordIndex(notesWords);
   const notesNeutral = neutralPositions(notes);
-  const stems = distinctStems(notes, notesNeutral);
+  const stems = stemsAndPairs(notes, notesNeutral);
   const ranking = rankProfiles(notes, notesNeutral, toWords(subject.jobType ?? ''), learnedScores(stems, weights.weights, PROFILES.length));
   const [primary, runnerUp] = ranking;
   if (!primary || !runnerUp) throw new Error('the taxonomy needs two profiles');

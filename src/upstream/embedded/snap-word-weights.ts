@@ -8,7 +8,9 @@
  * A text counts each distinct stem once (Porter2, `stemOf` in `snap-words.ts`: "mentored",
  * "mentoring" → "mentor"), not right after a negation and not inside an everyday phrase
  * ("lives alone": the caller passes the positions such phrases took), like the lexicon's
- * terms.
+ * terms; and each distinct pair of adjacent stems once ("take charg"), which reads a
+ * little of how words go together where single stems cannot ("take" and "charge" apart
+ * say little).
  *
  * The `standalone` stems are those enough labelled people used: only they count when the
  * weights alone have to decide whether the notes hold evidence at all (no lexicon term
@@ -32,13 +34,18 @@ export function wordWeightsOf(file: { weights: Record<string, readonly number[]>
 export const SNAP_WORD_WEIGHTS: WordWeights = wordWeightsOf(learned);
 
 /**
- * The distinct stems of a text's words, in text order, leaving out a word right after a
- * negation and the words at the `skipped` positions.
+ * The distinct features of a text, in text order: the stem of each word, leaving out a
+ * word right after a negation, and each pair of adjacent stems ("take charg", "never
+ * meet": a pair keeps the negation with its word), leaving out the words at the
+ * `skipped` positions and any pair across them.
  */
-export function distinctStems(text: WordIndex, skipped: ReadonlySet<number>): string[] {
+export function stemsAndPairs(text: WordIndex, skipped: ReadonlySet<number>): string[] {
   const stems = new Set<string>();
-  text.stems.forEach((wordStem, at) => {
-    if (!skipped.has(at) && !NEGATIONS.has(text.words[at - 1] ?? '')) stems.add(wordStem);
+  const all = text.stems;
+  all.forEach((wordStem, at) => {
+    if (skipped.has(at)) return;
+    if (!NEGATIONS.has(text.words[at - 1] ?? '')) stems.add(wordStem);
+    if (at > 0 && !skipped.has(at - 1)) stems.add(`${all[at - 1] ?? ''} ${wordStem}`);
   });
   return [...stems];
 }
