@@ -25,13 +25,13 @@ export interface GateCheck {
 export type GateMode = 'targets' | 'floors';
 
 /**
- * The held-out levels of the predictor last accepted on the targets it misses: the one
- * look at the held-out half with pairs of stems (2026-11-26, 20:04 UTC, 180 held-out
- * people and 58 no-evidence notes; docs/evaluation.md). False abstention has met its
+ * The held-out levels of the predictor last accepted on the targets it misses: the look
+ * at the held-out half with pairs of stems learned from 723 development people
+ * (2026-11-26, 20:33 UTC, 180 held-out people and 58 no-evidence notes; docs/evaluation.md). False abstention has met its
  * target since the look before (0.2%), so it has no floor: a met target must stay met.
  */
 export const HELD_OUT_FLOORS = {
-  paraphraseAgreement: 134 / 180,
+  paraphraseAgreement: 136 / 180,
   noEvidenceAbstention: 55 / 58,
 } as const;
 
