@@ -16,7 +16,8 @@ export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
 /** Our bodies are flat objects; anything deeper than this is refused before parsing. */
 const JSON_MAX_DEPTH = 16;
 
-const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+/** The methods whose requests carry a JSON body. */
+export const METHODS_WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
 export function jsonBody(): RequestHandler[] {
   const requireJson: RequestHandler = (req, _res, next) => {

@@ -15,7 +15,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
-import { jsonBody } from '../json-body';
+import { METHODS_WITH_BODY, jsonBody } from '../json-body';
 import { listOperations } from './operations';
 
 export async function warmUpSpecValidator(validator: (RequestHandler | ErrorRequestHandler)[], specPath: string): Promise<void> {
@@ -27,10 +27,11 @@ export async function warmUpSpecValidator(validator: (RequestHandler | ErrorRequ
   await once(server, 'listening');
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    for (const { method, path } of listOperations(specPath)) {
-      const withBody = method === 'post' || method === 'put' || method === 'patch';
-      const response = await fetch(`${origin}${path.replace(/\{\w+\}/g, 'x')}`, {
-        method: method.toUpperCase(),
+    for (const operation of listOperations(specPath)) {
+      const method = operation.method.toUpperCase();
+      const withBody = METHODS_WITH_BODY.has(method);
+      const response = await fetch(`${origin}${operation.path.replace(/\{\w+\}/g, 'x')}`, {
+        method,
         ...(withBody && { headers: { 'content-type': 'application/json' }, body: '{}' }),
       });
       await response.arrayBuffer();

@@ -40,14 +40,14 @@ export const SNAP_WORD_WEIGHTS: WordWeights = wordWeightsOf(learned);
  * `skipped` positions and any pair across them.
  */
 export function stemsAndPairs(text: WordIndex, skipped: ReadonlySet<number>): string[] {
-  const stems = new Set<string>();
-  const all = text.stems;
-  all.forEach((wordStem, at) => {
+  const features = new Set<string>();
+  const stems = text.stems;
+  stems.forEach((wordStem, at) => {
     if (skipped.has(at)) return;
-    if (!NEGATIONS.has(text.words[at - 1] ?? '')) stems.add(wordStem);
-    if (at > 0 && !skipped.has(at - 1)) stems.add(`${all[at - 1] ?? ''} ${wordStem}`);
+    if (!NEGATIONS.has(text.words[at - 1] ?? '')) features.add(wordStem);
+    if (at > 0 && !skipped.has(at - 1)) features.add(`${stems[at - 1] ?? ''} ${wordStem}`);
   });
-  return [...stems];
+  return [...features];
 }
 
 /** The learned score of each profile (taxonomy order) for a text's distinct stems. */

@@ -44,7 +44,6 @@ export function warmUpEarnedConfidence(): void {
   earnedConfidence(predictFromLexicon(WARM_UP_SUBJECT), WARM_UP_SUBJECT);
 }
 
-
 /** The less confident of two levels. */
 function lower(a: Confidence, b: Confidence): Confidence {
   return CONFIDENCE_LEVELS.indexOf(a) > CONFIDENCE_LEVELS.indexOf(b) ? a : b;
