@@ -31,8 +31,8 @@ export type GateMode = 'targets' | 'floors';
  * target since the look before (0.2%), so it has no floor: a met target must stay met.
  */
 export const HELD_OUT_FLOORS = {
-  paraphraseAgreement: 136 / 180,
-  noEvidenceAbstention: 55 / 58,
+  paraphraseAgreement: 141 / 180,
+  noEvidenceAbstention: 57 / 58,
 } as const;
 
 export const percent = (r: Ratio): string => {
