@@ -26,12 +26,13 @@ export type GateMode = 'targets' | 'floors';
 
 /**
  * The held-out levels of the predictor last accepted on the targets it misses: the look
- * at the held-out half with pairs of stems learned from 723 development people
- * (2026-11-26, 20:33 UTC, 180 held-out people and 58 no-evidence notes; docs/evaluation.md). False abstention has met its
- * target since the look before (0.2%), so it has no floor: a met target must stay met.
+ * at the held-out half with word weights and detector learned from 1,682 development
+ * people (2026-11-26, 23:39 UTC, 180 held-out people and 58 no-evidence notes;
+ * docs/evaluation.md). False abstention has met its target since the look of 20:04
+ * (0.2%), paraphrase agreement since this look (80.6%), so neither has a floor: a met
+ * target must stay met.
  */
 export const HELD_OUT_FLOORS = {
-  paraphraseAgreement: 141 / 180,
   noEvidenceAbstention: 57 / 58,
 } as const;
 
@@ -69,7 +70,7 @@ export function gateChecks(held: HalfMeasures): GateCheck[] {
   const other = Object.entries(held.statuses).filter(([status]) => status !== '201');
   return [
     bounded('name-swap invariance', held.nameSwapInvariance, 'atLeast', 1),
-    bounded('paraphrase agreement', held.paraphraseAgreement, 'atLeast', 0.8, HELD_OUT_FLOORS.paraphraseAgreement),
+    bounded('paraphrase agreement', held.paraphraseAgreement, 'atLeast', 0.8),
     bounded('top-2 accuracy', held.top2, 'atLeast', 0.8),
     bounded('abstention on no-evidence notes', held.abstention.recall, 'atLeast', 1, HELD_OUT_FLOORS.noEvidenceAbstention),
     bounded('false abstention on descriptions', held.abstention.falseAbstention, 'atMost', 0.05),

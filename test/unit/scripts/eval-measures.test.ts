@@ -124,18 +124,12 @@ describe('the floors of the gate (make test: EVAL_GATE=floors)', () => {
     return calls.map((call) => (abstained.has(call) ? { ...perfect(call), prediction: predicted(null, 'Low') } : perfect(call)));
   }
 
-  test('when paraphrase agreement misses its target but reaches its floor, then the check fails on the targets and passes on the floors', () => {
-    const atFloor = Math.ceil(HELD_OUT_FLOORS.paraphraseAgreement * PEOPLE);
-    const check = checkOf(gateChecks(measureHalf(set, HALF, agreeingPeople(atFloor))), 'paraphrase agreement');
-    expect(check).toMatchObject({ passed: false, floor: { held: true } });
-    expect([checkPasses(check, 'targets'), checkPasses(check, 'floors')]).toEqual([false, true]);
-  });
-
-  test('when paraphrase agreement falls one person below its floor, then the check fails on the floors too', () => {
-    const belowFloor = Math.ceil(HELD_OUT_FLOORS.paraphraseAgreement * PEOPLE) - 1;
-    const check = checkOf(gateChecks(measureHalf(set, HALF, agreeingPeople(belowFloor))), 'paraphrase agreement');
-    expect(check).toMatchObject({ passed: false, floor: { held: false } });
-    expect(checkPasses(check, 'floors')).toBe(false);
+  test('when paraphrase agreement falls one person below its target, then it fails on the floors too: the target is met, so it has no floor', () => {
+    const atTarget = Math.ceil(0.8 * PEOPLE);
+    const met = checkOf(gateChecks(measureHalf(set, HALF, agreeingPeople(atTarget))), 'paraphrase agreement');
+    const below = checkOf(gateChecks(measureHalf(set, HALF, agreeingPeople(atTarget - 1))), 'paraphrase agreement');
+    expect([met.passed, checkPasses(met, 'floors')]).toEqual([true, true]);
+    expect([below.passed, below.floor, checkPasses(below, 'floors')]).toEqual([false, undefined, false]);
   });
 
   test('when false abstention goes one description above its target, then it fails on the floors too: the target is met, so it has no floor', () => {

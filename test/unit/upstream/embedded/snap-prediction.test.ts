@@ -72,7 +72,7 @@ describe('predictSnapEmbedded', () => {
         want: { profile: 'Catalyst' },
       }],
       ['when the notes describe a networker, then Connector is primary and Precisionist secondary', {
-        given: subject({ notes: 'Loves networking and is a real people person; also detail oriented.', jobType: 'Community Manager' }),
+        given: subject({ notes: 'Knows everyone and loves introducing people who should meet; also detail oriented.', jobType: 'Community Manager' }),
         want: { profile: 'Connector', secondary: 'Precisionist' },
       }],
       ['when the notes describe a spokesperson, then Ambassador is primary', {
