@@ -30,22 +30,8 @@ as_pg() {
   if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# A free port below the kernel's ephemeral range, so that polling it (redis-cli, pg_ctl -w)
-# cannot connect to itself and take it from the server (test/support/free-port.ts says why).
-free_port() {
-  node -e '
-    const net = require("net");
-    const low = Number((require("fs").readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0])) || 32768;
-    const from = Math.max(1025, low - 16384);
-    const attempt = (left) => {
-      if (left === 0) { console.error("no free port below " + low); process.exit(1); }
-      const port = from + Math.floor(Math.random() * (low - from));
-      const s = net.createServer();
-      s.once("error", () => attempt(left - 1));
-      s.listen(port, "127.0.0.1", () => s.close(() => console.log(port)));
-    };
-    attempt(200);'
-}
+# free_port: a port below the kernel's ephemeral range (scripts/free-port.sh says why).
+source "$(dirname "${BASH_SOURCE[0]}")/free-port.sh"
 
 start() {
   command -v redis-server >/dev/null 2>&1 || { echo "test-services: redis-server not found (install Redis, or run make test, which installs it on Debian)" >&2; exit 1; }

@@ -34,9 +34,8 @@ out="$root/test-output/contract"
 export PYTHONDONTWRITEBYTECODE=1
 rm -rf "$out" && mkdir -p "$out" "$root/test-output/results"
 
-free_port() {
-  node -e "const s = require('node:net').createServer(); s.listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });"
-}
+# free_port: a port below the kernel's ephemeral range (scripts/free-port.sh says why).
+source "$root/scripts/free-port.sh"
 
 port="$(free_port)"
 admin_port="$(free_port)"

@@ -21,4 +21,5 @@ fail() {
   for log in "$work"/*.log; do echo "--- $log (last lines)" >&2; tail -n 20 "$log" >&2; done
   exit 1
 }
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+# free_port: a port below the kernel's ephemeral range (scripts/free-port.sh says why).
+source "$(dirname "${BASH_SOURCE[0]}")/../free-port.sh"
