@@ -42,7 +42,8 @@
  *   no-evidence notes (admin, logistics, plain facts) more than like its descriptions
  *   (`snap-no-evidence.ts`): a weak term in a note about a meeting's room and agenda is
  *   not behaviour. In cross-validation this let the learned weights answer whenever two
- *   standalone stems are there (they had needed a lead of 0.5 to keep such notes out).
+ *   standalone stems are there (they had needed a lead of 0.5 to keep such notes out);
+ * - the answer would be Low and the notes are shorter than `LOW_ANSWER_MIN_WORDS` words.
  *
  * Confidence, from the primary's lead over the next profile (any profile, Visionary
  * included); in person-grouped cross-validation on the development half of the
@@ -87,6 +88,15 @@ export const SYNONYM_WEIGHT = 0.5;
  * people, "met" alone put Connector 0.5 ahead, and "Met at the conference." was answered.
  */
 export const LEARNED_ONLY_MIN_STEMS = 2;
+
+/**
+ * A Low answer needs notes of at least this many words: a weak lead in two or three words
+ * ("Says no.", "Good meeting.", "Mondays off.") is a guess on a word, not a profile. A
+ * clear lead (Medium or High) answers however short the notes. In cross-validation on the
+ * development half no description of three words or fewer was answered Low, and 23 of the
+ * 133 no-evidence notes answered (three seeds) were (docs/evaluation.md).
+ */
+export const LOW_ANSWER_MIN_WORDS = 4;
 
 export const CONFIDENCE_THRESHOLDS = {
   High: { minScore: 3, minLead: 3 },
@@ -137,6 +147,7 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
     ranking.find((candidate) => candidate !== primary && hasEvidence(candidate) && candidate.name !== RESTRICTED_SECONDARY) ??
     neighbourOf(primary.name, ranking);
   const confidence = hasEvidence(primary) ? confidenceOf(primary.score, lead) : 'Low';
+  if (confidence === 'Low' && notesWords.length < LOW_ANSWER_MIN_WORDS) return abstention(abstentionReasoning('too few words'));
   if (confidence !== 'High' && readsLikeNoEvidence(stems, detector)) return abstention(abstentionReasoning(anyEvidence ? 'reads like a record' : 'no evidence'));
   return {
     profile: primary.name,

@@ -34,7 +34,9 @@ export type AbstentionCause =
   /** No lexicon term or synonym matched, and too few of the words many labelled people used. */
   | 'no evidence'
   /** Some weak evidence, in notes that read like a record of facts and arrangements (`snap-no-evidence.ts`). */
-  | 'reads like a record';
+  | 'reads like a record'
+  /** A Low answer from notes of fewer words than `LOW_ANSWER_MIN_WORDS` (snap-prediction.ts). */
+  | 'too few words';
 
 const ASK_FOR_BEHAVIOUR = 'Confidence is Low; notes on how the person works, decides or deals with others would give one.';
 
@@ -43,6 +45,12 @@ export function abstentionReasoning(cause: AbstentionCause): string {
     return (
       `The notes appear to be written in ${cause.language}; the embedded predictor reads English ` +
       'notes only, so it gives no profile rather than a guess. Confidence is Low.'
+    );
+  }
+  if (cause === 'too few words') {
+    return (
+      'The notes are too short for a profile: what points to one in them is a weak lead in a ' +
+      `few words, so no profile is given rather than a guess. ${ASK_FOR_BEHAVIOUR}`
     );
   }
   if (cause === 'reads like a record') {

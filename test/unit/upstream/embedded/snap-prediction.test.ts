@@ -9,7 +9,7 @@ import {
 } from '../../../../src/domain/profiles';
 import type { AnonymousSubject, SnapPrediction } from '../../../../src/domain/ports';
 import { SNAP_LEXICON } from '../../../../src/upstream/embedded/snap-lexicon';
-import { LEARNED_ONLY_MIN_STEMS, predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
+import { LEARNED_ONLY_MIN_STEMS, LOW_ANSWER_MIN_WORDS, predictSnapEmbedded } from '../../../../src/upstream/embedded/snap-prediction';
 import type { NoEvidenceDetector } from '../../../../src/upstream/embedded/snap-no-evidence';
 import { SNAP_WORD_WEIGHTS, type WordWeights } from '../../../../src/upstream/embedded/snap-word-weights';
 import { compileTerm, findTerm, toWords } from '../../../../src/upstream/embedded/snap-words';
@@ -291,7 +291,7 @@ describe('predictSnapEmbedded', () => {
         given: subject({ notes: 'Meticulous, accurate, thorough and detail-focused in every audit.' }), want: 'High',
       }],
       ['when the job title alone matches, then confidence is Low', {
-        given: subject({ notes: 'Joined last year.', jobType: 'Accountant' }), want: 'Low',
+        given: subject({ notes: 'Joined last year, in May.', jobType: 'Accountant' }), want: 'Low',
       }],
       ['when two notes terms point one way, then confidence is Medium', {
         given: subject({ notes: 'Keeps the spreadsheet accurate.' }), want: 'Medium',
@@ -336,7 +336,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when one term is in the notes and another profile\'s in the job title, then the notes win (a job title says what someone does, not how)', () => {
-      const prediction = lexiconAlone(subject({ notes: 'Loves the plan.', jobType: 'Auditor' }));
+      const prediction = lexiconAlone(subject({ notes: 'Loves the plan, as before.', jobType: 'Auditor' }));
 
       expect(prediction.profile).toBe('Systematizer');
       expect(prediction.secondary_profile).toBe('Precisionist');
@@ -344,7 +344,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when two job title terms meet one notes term of another profile, then they tie and the job title goes first', () => {
-      const prediction = lexiconAlone(subject({ notes: 'Loves the plan.', jobType: 'Quality auditor' }));
+      const prediction = lexiconAlone(subject({ notes: 'Loves the plan, as before.', jobType: 'Quality auditor' }));
 
       expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Precisionist', 'Systematizer', 'Low']);
     });
@@ -376,7 +376,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when only learned words are in the notes and LEARNED_ONLY_MIN_STEMS of them are standalone, then a Low guess with a tentative secondary is given and said to be so', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor(['work', 'here'], 'Nurturer', 2.5), NO_DETECTOR);
+      const prediction = predictSnapEmbedded(subject({ notes: 'Works here, as before.' }), weightsFor(['work', 'here'], 'Nurturer', 2.5), NO_DETECTOR);
 
       expectValidPrediction(prediction);
       expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Nurturer', 'Peacemaker', 'Low']);
@@ -387,16 +387,38 @@ describe('predictSnapEmbedded', () => {
       );
     });
 
+    it('when a Low answer would come from notes of fewer than LOW_ANSWER_MIN_WORDS words, then no profile is given and the reasoning says the notes are too short; four words answer', () => {
+      const weights = weightsFor(['work', 'here'], 'Nurturer', 2.5);
+
+      const short = predictSnapEmbedded(subject({ notes: 'Works here.' }), weights, NO_DETECTOR);
+      const longer = predictSnapEmbedded(subject({ notes: 'Works here, as before.' }), weights, NO_DETECTOR);
+
+      expect(LOW_ANSWER_MIN_WORDS).toBe(4);
+      expect(short).toMatchObject({ profile: null, secondary_profile: null, confidence: 'Low', summary: null });
+      expect(short.reasoning).toMatch(/^The notes are too short for a profile: .* so no profile is given rather than a guess\./u);
+      expect([longer.profile, longer.confidence]).toEqual(['Nurturer', 'Low']);
+    });
+
+    it.each(['Says no.', 'Good meeting.', 'Mondays off.'])('when the committed predictor reads "%s", then no profile is given: a weak lead in two words is a guess', (notes) => {
+      expect(predictSnapEmbedded(subject({ notes })).profile).toBeNull();
+    });
+
+    it('when short notes hold a clear term (Medium or High), then they are answered however short', () => {
+      const prediction = predictSnapEmbedded(subject({ notes: 'Loves a debate.' }));
+
+      expect([prediction.profile, prediction.confidence]).toEqual(['Challenger', 'Medium']);
+    });
+
     it('when only one standalone learned word is in the notes, then no profile is given however far it leads: one word is a topic, not a behaviour', () => {
       expect(LEARNED_ONLY_MIN_STEMS).toBe(2);
-      expect(predictSnapEmbedded(subject({ notes: 'Works here.' }), weightsFor('work', 'Nurturer', 5), NO_DETECTOR).profile).toBeNull();
+      expect(predictSnapEmbedded(subject({ notes: 'Works here, as before.' }), weightsFor('work', 'Nurturer', 5), NO_DETECTOR).profile).toBeNull();
       expect(predictSnapEmbedded(subject({ notes: 'Met at the conference.' })).profile).toBeNull();
     });
 
     it('when only learned words are in the notes and the leading one is not standalone (few labelled people used it), then no profile is given, though it still weighs beside a lexicon term', () => {
       const weights = weightsFor('work', 'Nurturer', 5, false);
 
-      expect(predictSnapEmbedded(subject({ notes: 'Works here.' }), weights, NO_DETECTOR).profile).toBeNull();
+      expect(predictSnapEmbedded(subject({ notes: 'Works here, as before.' }), weights, NO_DETECTOR).profile).toBeNull();
       expect(predictSnapEmbedded(subject({ notes: 'Works on the audit.' }), weights, NO_DETECTOR).profile).toBe('Nurturer');
     });
 
@@ -414,7 +436,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when the learned weights put a profile without a lexicon term first, then it is Low and the reasoning says so and quotes nothing of it', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit.' }), weightsFor('own', 'Steward', 3), NO_DETECTOR);
+      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit, as before.' }), weightsFor('own', 'Steward', 3), NO_DETECTOR);
 
       expect([prediction.profile, prediction.secondary_profile, prediction.confidence]).toEqual(['Steward', 'Precisionist', 'Low']);
       expect(prediction.reasoning).toMatch(/^No lexicon term matched Steward, but the wording of the notes, weighed as in the labelled examples, points to it\. "audit" points to Precisionist/u);
@@ -422,7 +444,7 @@ describe('predictSnapEmbedded', () => {
     });
 
     it('when the learned weights rank a profile without a lexicon term second, then the secondary is still one with evidence or the neighbour', () => {
-      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit.' }), weightsFor('own', 'Connector', 0.5), NO_DETECTOR);
+      const prediction = predictSnapEmbedded(subject({ notes: 'Owns the audit, as before.' }), weightsFor('own', 'Connector', 0.5), NO_DETECTOR);
 
       expect([prediction.profile, prediction.secondary_profile]).toEqual(['Precisionist', 'Investigator']);
       expect(prediction.reasoning).toContain('Investigator, next to the primary in the taxonomy, is a tentative secondary');
@@ -470,7 +492,7 @@ describe('predictSnapEmbedded', () => {
 
     it('when only the learned weights answer in notes that read like a record, then no profile is given and the reasoning says no lexicon term matched', () => {
       const weights: WordWeights = { weights: new Map([['room', PROFILES.map(({ name }) => (name === 'Steward' ? 1 : 0))]]), standalone: new Set(['room', 'book']) };
-      const given = subject({ notes: 'Room booked.' });
+      const given = subject({ notes: 'Room booked, as before.' });
 
       expect(predictSnapEmbedded(given, weights, NO_DETECTOR).profile).toBe('Steward');
       const prediction = predictSnapEmbedded(given, weights, RECORD_WORDS);
