@@ -20,7 +20,8 @@ import { SPEC_PATHS } from '../../../../src/support/project-root';
 async function serve(validator: ReturnType<typeof specValidator>): Promise<{ server: Server; url: string }> {
   const app = express();
   app.use(jsonBody(), validator, (_req: unknown, res: express.Response) => void res.status(204).end());
-  app.use(((_error, _req, res) => void res.status(400).end()) as ErrorRequestHandler);
+  const refused: ErrorRequestHandler = (_error, _req, res, _next) => void res.status(400).end();
+  app.use(refused);
   const server = createServer(app).listen({ port: 0, host: '127.0.0.1' });
   await once(server, 'listening');
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -53,6 +54,19 @@ describe('warmUpSpecValidator', () => {
       expect(await compilesDuring(send)).toBe(0);
     } finally {
       server.close();
+    }
+  });
+
+  test('when the warm-up\'s requests are refused, then its own error handler ends each and nothing is printed (Express prints an unhandled error\'s stack outside tests)', async () => {
+    const environment = process.env['NODE_ENV'];
+    const printed = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    process.env['NODE_ENV'] = 'production';
+    try {
+      await warmUpSpecValidator(specValidator(SPEC_PATHS.public, false), SPEC_PATHS.public);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      process.env['NODE_ENV'] = environment;
+      printed.mockRestore();
     }
   });
 
