@@ -26,9 +26,10 @@ export type GateMode = 'targets' | 'floors';
 
 /**
  * The held-out levels of the predictor last accepted on the targets it misses: the look
- * at the held-out half with the short-notes bar and a detector learned from 930
- * development notes (2026-11-27, 01:54 UTC, 180 held-out people and 58 no-evidence notes;
- * docs/evaluation.md), which held the level of the look before it (2026-11-26, 23:36).
+ * at the held-out half with the short-notes bar and a detector learned from 1,372
+ * development notes (2026-11-27, 02:17 UTC, 180 held-out people and 58 no-evidence notes;
+ * docs/evaluation.md), which held the level of the looks before it (2026-11-26, 23:36;
+ * 2026-11-27, 01:54).
  * False abstention has met its target since the look with the no-evidence detector
  * (0.2%), paraphrase agreement since the look of 23:36 (80.6%), so neither has a floor: a
  * met target must stay met.
