@@ -26,7 +26,10 @@ export interface paths {
          *     `secondary_profile`, `secondary_code`, `summary` and `secondary_profile_summary`
          *     are `null`, `confidence` is `Low` and `reasoning` says why. A snap without a profile
          *     cannot be advised on: `POST /api/v1/snap/comms` answers it `422` and charges nothing.
-         *     With some evidence, a guess is given with `confidence` `Low`.
+         *     With some evidence, a guess is given with `confidence` `Low`. The embedded predictor
+         *     also gives no profile when its evidence is below `High` and the notes read like a
+         *     record of facts and arrangements ("Room booked for Thursday; sent the details."),
+         *     or when its guess would be `Low` from notes of fewer than four words ("Says no.").
          *
          *     The name is never evidence: no predictor is given it (an LLM gets the description
          *     without the name and writes "the person"; the service puts the name in the texts),
