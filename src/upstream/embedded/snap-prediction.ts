@@ -143,13 +143,13 @@ export function predictFromLexicon(subject: AnonymousSubject, weights: WordWeigh
   const lead = primary.score - runnerUp.score;
   const anyEvidence = ranking.some(hasEvidence);
   if (!anyEvidence && standaloneCount(stems, weights) < LEARNED_ONLY_MIN_STEMS) return abstention(abstentionReasoning('no evidence'));
+  const confidence = hasEvidence(primary) ? confidenceOf(primary.score, lead) : 'Low';
+  if (confidence === 'Low' && notesWords.length < LOW_ANSWER_MIN_WORDS) return abstention(abstentionReasoning('too few words'));
+  if (confidence !== 'High' && readsLikeNoEvidence(stems, detector)) return abstention(abstentionReasoning(anyEvidence ? 'reads like a record' : 'no evidence'));
 
   const secondary =
     ranking.find((candidate) => candidate !== primary && hasEvidence(candidate) && candidate.name !== RESTRICTED_SECONDARY) ??
     neighbourOf(primary.name, ranking);
-  const confidence = hasEvidence(primary) ? confidenceOf(primary.score, lead) : 'Low';
-  if (confidence === 'Low' && notesWords.length < LOW_ANSWER_MIN_WORDS) return abstention(abstentionReasoning('too few words'));
-  if (confidence !== 'High' && readsLikeNoEvidence(stems, detector)) return abstention(abstentionReasoning(anyEvidence ? 'reads like a record' : 'no evidence'));
   return {
     profile: primary.name,
     primary_code: codeOf(primary.name),
