@@ -4,10 +4,12 @@
  */
 import { ConfigError, loadConfig } from '../config/config';
 import { createLogger } from '../support/logger';
+import { logProcessWarnings } from '../support/process-warnings';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  logProcessWarnings(logger);
   // Before the server's modules load: the instrumentations must see express and pg required.
   // The OpenTelemetry SDK is loaded only when tracing is on: it is most of the start-up's module loading.
   const tracing = config.tracing && (await import('./tracing')).startTracing(config.tracing);
