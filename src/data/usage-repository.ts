@@ -4,12 +4,13 @@
  * its usage tallies of this hour (migration 013), with the call itself counted by its kind.
  */
 import type { Knex } from 'knex';
-import type { FailedSpend, UpstreamSpend, UsageRepository } from '../domain/ports';
+import { reportedByUpstream, type FailedSpend, type UpstreamSpend, type UsageRepository } from '../domain/ports';
 
 const UNKNOWN_MODEL = '';
 
 const sum = (spends: readonly UpstreamSpend[], count: (spend: UpstreamSpend) => number): number => spends.reduce((total, spend) => total + count(spend), 0);
-const unreported = (spend: UpstreamSpend): boolean => spend.estimated !== true && spend.promptTokens === null && spend.completionTokens === null;
+/** A call with neither the upstream's count nor an estimate (the usage tallies' `unreported_calls`). */
+const uncounted = (spend: UpstreamSpend): boolean => spend.estimated !== true && spend.promptTokens === null && spend.completionTokens === null;
 
 export class KnexUsageRepository implements UsageRepository {
   constructor(private readonly db: Knex) {}
@@ -30,7 +31,7 @@ export class KnexUsageRepository implements UsageRepository {
       prompt_tokens: sum(spends, (spend) => spend.promptTokens ?? 0),
       completion_tokens: sum(spends, (spend) => spend.completionTokens ?? 0),
       calls: spends.length,
-      unreported_calls: sum(spends, (spend) => (spend.estimated === true || unreported(spend) ? 1 : 0)),
+      unreported_calls: spends.filter((spend) => !reportedByUpstream(spend)).length,
       estimated_prompt_tokens: sum(spends, (spend) => (spend.estimated === true ? (spend.promptTokens ?? 0) : 0)),
       estimated_completion_tokens: sum(spends, (spend) => (spend.estimated === true ? (spend.completionTokens ?? 0) : 0)),
     };
@@ -59,7 +60,7 @@ export class KnexUsageRepository implements UsageRepository {
         completion_tokens: sum(reported, (spend) => spend.completionTokens ?? 0),
         estimated_prompt_tokens: sum(estimated, (spend) => spend.promptTokens ?? 0),
         estimated_completion_tokens: sum(estimated, (spend) => spend.completionTokens ?? 0),
-        unreported_calls: of.filter(unreported).length,
+        unreported_calls: of.filter(uncounted).length,
       };
     });
   }

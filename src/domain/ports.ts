@@ -138,6 +138,15 @@ export interface UpstreamSpend {
   estimated?: boolean;
 }
 
+/**
+ * Whether the upstream itself reported the call's tokens (its `usage`): false for an
+ * estimate and for a call that ended with no count at all. /readyz, the metrics and the
+ * failed-call usage each read "reported" this one way.
+ */
+export function reportedByUpstream(spend: UpstreamSpend): boolean {
+  return spend.estimated !== true && (spend.promptTokens !== null || spend.completionTokens !== null);
+}
+
 export interface PredictContext {
   requestId: string;
   signal?: AbortSignal;

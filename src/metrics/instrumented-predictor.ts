@@ -5,7 +5,7 @@
  * counts schema mismatches and the taxonomy rules a snap's answer needed (domain/taxonomy.ts), around any other Predictor (OpenAI-compatible, with a
  * fallback or not, or embedded). It changes nothing it passes on.
  */
-import type { PredictContext, Predicted, Predictor, Provenance, UpstreamSpend } from '../domain/ports';
+import { reportedByUpstream, type PredictContext, type Predicted, type Predictor, type Provenance, type UpstreamSpend } from '../domain/ports';
 import { heldToTaxonomy } from '../domain/taxonomy';
 import type { Metrics } from './registry';
 import type { UpstreamHealth } from './upstream-health';
@@ -53,9 +53,7 @@ export function instrumentPredictor(predictor: Predictor, metrics: Counted, heal
 
 function countSpend(metrics: Counted, spend: UpstreamSpend): void {
   const { operation, upstream, model, outcome } = spend;
-  if (spend.estimated === true || (spend.promptTokens === null && spend.completionTokens === null)) {
-    metrics.upstreamUnreportedCalls.inc({ operation, upstream, outcome });
-  }
+  if (!reportedByUpstream(spend)) metrics.upstreamUnreportedCalls.inc({ operation, upstream, outcome });
   const source = spend.estimated === true ? 'estimated' : 'reported';
   for (const [kind, tokens] of [['prompt', spend.promptTokens], ['completion', spend.completionTokens]] as const) {
     if (tokens !== null) metrics.upstreamTokens.inc({ operation, model, kind, upstream, outcome, source }, tokens);

@@ -5,7 +5,7 @@
  * again as soon as a call gets an answer (usable or not: the server is there). Nothing is
  * sent to probe it: a probe would be a paid call.
  */
-import type { UpstreamName, UpstreamSpend } from '../domain/ports';
+import { reportedByUpstream, type UpstreamName, type UpstreamSpend } from '../domain/ports';
 
 export class UpstreamHealth {
   private readonly failing = new Set<UpstreamName>();
@@ -13,8 +13,7 @@ export class UpstreamHealth {
   /** A call's end; `callerGone`: its client left (or the service stopped it), which says nothing of the upstream. */
   heard(spend: UpstreamSpend, callerGone: boolean): void {
     // An estimate is the service's own count of what it sent: only a report says the server answered.
-    const reported = spend.estimated !== true && (spend.promptTokens !== null || spend.completionTokens !== null);
-    const answered = reported || spend.outcome === 'success';
+    const answered = reportedByUpstream(spend) || spend.outcome === 'success';
     if (answered) this.failing.delete(spend.upstream);
     else if (!callerGone) this.failing.add(spend.upstream);
   }
