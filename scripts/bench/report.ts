@@ -3,6 +3,7 @@ import type { ArrivalResult } from './arrivals';
 import type { BenchResults } from './bench-results';
 import { MiB, per, show, table } from './figures';
 import { isDurable } from './scratch-database';
+import { SERVICE_LOG_LEVEL } from './servers';
 import { checkTargets, perCallKiB } from './targets';
 import { summarise } from './throughput';
 import { cpuMsPerCall, created, held, HELD_P99_MS, type RateRun } from './upstream-path';
@@ -215,7 +216,7 @@ export function renderReport(results: BenchResults): string {
     `- date: ${machine.date}`,
     `- machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory; 1-minute load average ${machine.loadAverageAtStart.toFixed(2)} at the start, ${results.loadAverageAtEnd.toFixed(2)} at the end`,
     `- Node.js ${machine.node}; service measured: ${settings.appRoot}, code ${machine.commit}`,
-    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, one process, PostgreSQL + Redis, LOG_LEVEL=warn, RATE_LIMIT_MAX and ACCOUNT_RATE_LIMIT_MAX=100000000`,
+    `- service: \`NODE_ENV=production node dist/src/app/main.js\`, one process, PostgreSQL + Redis, LOG_LEVEL=${SERVICE_LOG_LEVEL}, RATE_LIMIT_MAX and ACCOUNT_RATE_LIMIT_MAX=100000000`,
     `- PostgreSQL: fsync=${results.postgres.fsync}, synchronous_commit=${results.postgres.synchronousCommit} (${isDurable(results.postgres) ? 'durable, as production runs it' : '**not durable**'}); statements counted: ${results.statementsCounted ? 'yes (pg_stat_statements)' : 'no'}`,
     '',
     ...targetsSection(results),

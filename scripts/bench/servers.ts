@@ -31,13 +31,19 @@ export interface RunningService extends Server {
   adminToken: string;
 }
 
-/** What every run of the service gets: production mode, loopback, quiet logs, rate limits (per IP, per account) that never bite. */
+/**
+ * The chart's log level (deploy/helm/profile-prediction-service/values.yaml): a paid call's
+ * access log line is part of what production runs.
+ */
+export const SERVICE_LOG_LEVEL = 'info';
+
+/** What every run of the service gets: production mode, loopback, the chart's log level, rate limits (per IP, per account) that never bite. */
 export function serviceEnv(overrides: Record<string, string>): Record<string, string> {
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     ADMIN_HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: SERVICE_LOG_LEVEL,
     RATE_LIMIT_MAX: '100000000',
     ACCOUNT_RATE_LIMIT_MAX: '100000000',
     ...overrides,
