@@ -276,6 +276,17 @@ describe('predictSnapEmbedded', () => {
       expect(prediction.reasoning).toContain(`written in ${language}`);
     });
 
+    it.each<string>([
+      'mk0f5ebffc3bef45dca913b4447f6d8ffb',
+      'mkecc9c1dbfd5b4d80a2e7b6defdb908e0',
+      'mkc248c2b2eebb4e3fa687d6fab7cdee0a',
+    ])('when English notes hold a reference with digits (%s), then the reference does not make them foreign', (reference) => {
+      const prediction = predictSnapEmbedded(subject({ notes: `Checks every figure twice; ${reference} notes.`, jobType: 'Auditor' }));
+
+      expect(prediction.reasoning).not.toContain('written in');
+      expect(prediction.profile).toBe('Precisionist');
+    });
+
     it('when the evidence is split evenly, then a Low-confidence guess stays', () => {
       const prediction = lexiconAlone(subject({ notes: 'Owns the audit and the plan.' }));
 
