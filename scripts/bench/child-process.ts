@@ -20,7 +20,7 @@ export interface Child {
 }
 
 /** Only what a Node process needs from the bench's own environment; the rest is explicit. */
-function baseEnv(): Record<string, string> {
+export function baseEnv(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
   return Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
 }

@@ -5,13 +5,14 @@
  *   exists (the chart migrates in a Job before the pods start; accounts outlive pods);
  * - a first install (reported): an empty database that the start migrates, and the account
  *   created through the admin listener as soon as it answers.
- * Both poll every 5 ms.
+ * Both poll every 5 ms, and start with the image's compile cache (compile-cache.ts).
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createAccount } from './accounts';
 import { freePort } from '../../test/support/free-port';
 import { logTail, sleep, startChild } from './child-process';
+import { freshCompileCache } from './compile-cache';
 import { createScratchDatabase } from './scratch-database';
 import { serviceEnv, startFakeUpstream, upstreamEnv, type BenchPaths } from './servers';
 import { SNAP_BODY } from './snap-request';
@@ -23,14 +24,16 @@ const GIVE_UP_MS = 60_000;
 export async function measureColdStart(paths: BenchPaths, name: string, env: Record<string, string>, apiKey?: string): Promise<{ ms: number; apiKey: string }> {
   const [port, adminPort] = [await freePort(), await freePort()];
   const admin = { adminUrl: `http://127.0.0.1:${adminPort}`, adminToken: `bench-cold-${process.pid}-${Date.now()}` };
+  const compileCache = freshCompileCache(paths.compileCache);
   const started = performance.now();
   const child = startChild({
     name,
     args: [join(paths.app, 'dist/src/app/main.js')],
-    env: serviceEnv({ ...env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: admin.adminToken }),
+    env: serviceEnv({ ...env, ...compileCache.env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: admin.adminToken }),
     logFile: join(paths.workDir, 'cold-start.log'),
     cwd: paths.app,
   });
+  void child.exited.then(compileCache.discard);
   let exited = false;
   void child.exited.then(() => (exited = true));
   try {
@@ -75,6 +78,8 @@ export interface ColdStarts {
   replacedMs: number[];
   /** A first install: an empty database, the account created once the admin listener answers. */
   firstInstallMs: number[];
+  /** Whether the starts read a compile cache primed as the image primes its own (compile-cache.ts). */
+  compileCache: boolean;
 }
 
 /**
@@ -90,7 +95,7 @@ export async function measureColdStarts(
   log: (line: string) => void,
 ): Promise<ColdStarts> {
   const upstream = await startFakeUpstream(paths, { delayMs: 0, label: 'cold start' });
-  const starts: ColdStarts = { replacedMs: [], firstInstallMs: [] };
+  const starts: ColdStarts = { replacedMs: [], firstInstallMs: [], compileCache: paths.compileCache !== undefined };
   try {
     for (let run = 1; run <= runs; run++) {
       log(`cold start ${run}/${runs}: PostgreSQL + Redis + upstream, a first install then a pod replaced`);

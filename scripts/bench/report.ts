@@ -164,7 +164,7 @@ function coldStartSection(results: BenchResults): string[] {
   return [
     '## Cold start on PostgreSQL',
     '',
-    'From spawning `node dist/src/app/main.js` (Redis, the fake upstream answering at once) to its first `POST /api/v1/snap` answered 201. Each run has a fresh database: a first install on it empty (the start migrates it; the account is created through the admin listener as soon as it answers), then a pod replaced or scaled out, a second process on the database as the first left it (migrated, the account there: the chart migrates in a Job before the pods start).',
+    `From spawning \`node dist/src/app/main.js\` (Redis, the fake upstream answering at once; ${results.coldStarts.compileCache ? 'its modules read from a compile cache primed as the image primes its own' : 'no compile cache: this Node has none, or this service no command to prime one'}) to its first \`POST /api/v1/snap\` answered 201. Each run has a fresh database: a first install on it empty (the start migrates it; the account is created through the admin listener as soon as it answers), then a pod replaced or scaled out, a second process on the database as the first left it (migrated, the account there: the chart migrates in a Job before the pods start).`,
     '',
     table(['start', 'runs ms'], [['a pod replaced or scaled out (the target)', runs(results.coldStarts.replacedMs)], ['a first install', runs(results.coldStarts.firstInstallMs)]]),
   ];

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { snapshotApp, snapshotHarness } from './app-snapshot';
+import { primeCompileCache } from './compile-cache';
 import { benchSettings } from './bench-settings';
 import type { BenchResults } from './bench-results';
 import { stopAllChildren } from './child-process';
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
   if (!existsSync(join(settings.appRoot, 'dist/src/app/main.js'))) throw new Error(`${settings.appRoot}/dist/src/app/main.js is missing: npm run build there first (make bench does)`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'pps-bench-'));
-  const paths = { app: snapshotApp(settings.appRoot, workDir), bench: snapshotHarness(ROOT, workDir), workDir };
+  const app = snapshotApp(settings.appRoot, workDir);
+  const paths = { app, bench: snapshotHarness(ROOT, workDir), workDir, compileCache: primeCompileCache(app, workDir) };
   const runId = `pps_bench_${process.pid}_${Date.now()}`;
   log(`${settings.quick ? 'quick mode; ' : ''}measuring ${settings.appRoot}; logs in ${workDir}`);
   const machine = describeMachine(settings.appRoot);

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { freePort } from '../../test/support/free-port';
 import { announced, startChild, waitForPort, type Child } from './child-process';
+import { freshCompileCache } from './compile-cache';
 import { FAKE_UPSTREAM_SPEED } from '../../test/support/fake-openai-server';
 import { confined, type MemoryLimit } from './pod-memory-limit';
 import { listenerPid } from './proc-stats';
@@ -17,6 +18,8 @@ export interface BenchPaths {
   bench: string;
   /** Scratch folder of this run: logs, load specs and results. */
   workDir: string;
+  /** The compile cache primed for `app` as its image primes it (compile-cache.ts); none when `app` has no prime command. */
+  compileCache?: string;
 }
 
 export interface Server {
@@ -54,13 +57,15 @@ export async function startService(paths: BenchPaths, options: { name: string; e
   const [port, adminPort] = [await freePort(), await freePort()];
   const adminToken = `bench-admin-${process.pid}-${Date.now()}`;
   const main = [join(paths.app, 'dist/src/app/main.js')];
+  const compileCache = freshCompileCache(paths.compileCache);
   const child = startChild({
     name: options.name,
     ...(options.memoryLimit ? confined(options.memoryLimit, main) : { args: main }),
-    env: serviceEnv({ ...options.env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: adminToken }),
+    env: serviceEnv({ ...options.env, ...compileCache.env, PORT: String(port), ADMIN_PORT: String(adminPort), ADMIN_TOKEN: adminToken }),
     logFile: join(paths.workDir, `${slug(options.name)}.log`),
     cwd: paths.app,
   });
+  void child.exited.then(compileCache.discard);
   const server = await listening(child, [port, adminPort]);
   return { ...server, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken };
 }

@@ -1,15 +1,16 @@
 /**
  * What the built image (make image) holds and how its archive loads, as docs/deploy.md
  * says: Node at the version .nvmrc names, with its LICENSE; a source label without
- * credentials; and `podman load -i dist/image/*.oci.tar` naming the image as
- * dist/image/image.env (the PPS_IMAGE of compose) does.
+ * credentials; `podman load -i dist/image/*.oci.tar` naming the image as
+ * dist/image/image.env (the PPS_IMAGE of compose) does; and the service's modules read
+ * from the compile cache made at build, on a read-only root filesystem.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { imageUnderTest, podmanOk } from '../support/podman';
+import { imageUnderTest, podman, podmanOk } from '../support/podman';
 
 const ROOT = join(__dirname, '..', '..');
 const image = imageUnderTest();
@@ -22,9 +23,20 @@ const NODE_VERSION = readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim();
  */
 const CONTAINER_BOUND_MS = 300_000;
 
+const CONTAINER = ['run', '--rm', '--network', 'none', '--cap-drop', 'ALL', '--ulimit', 'nofile=16384:16384', '--ulimit', 'nproc=4096:4096'];
+
 /** Runs a command in a throw-away container of the image (no network, no capabilities). */
 async function inImage(command: string[]): Promise<string> {
-  return podmanOk(['run', '--rm', '--network', 'none', '--cap-drop', 'ALL', '--ulimit', 'nofile=16384:16384', '--ulimit', 'nproc=4096:4096', image, ...command]);
+  return podmanOk([...CONTAINER, image, ...command]);
+}
+
+/** Node's own trace of its compile cache (`NODE_DEBUG_NATIVE=COMPILE_CACHE`, on stderr): each CommonJS module's verdict. */
+function cacheVerdicts(trace: string): { accepted: string[]; compiled: string[] } {
+  const verdicts = { accepted: [] as string[], compiled: [] as string[] };
+  for (const [, file, verdict] of trace.matchAll(/V8 code cache for CommonJS (\S+) (was accepted|was not initialized|was rejected)/g)) {
+    (verdict === 'was accepted' ? verdicts.accepted : verdicts.compiled).push(file as string);
+  }
+  return verdicts;
 }
 
 describe('the image contents', () => {
@@ -36,6 +48,22 @@ describe('the image contents', () => {
       const [version, ...licence] = printed.split('\n');
       expect(version).toBe(`v${NODE_VERSION}`);
       expect(licence.join('\n')).toContain('Node.js is licensed for use as follows');
+    },
+    CONTAINER_BOUND_MS,
+  );
+
+  test(
+    "the service's modules and its dependencies are read from the compile cache made at build, on a read-only root filesystem, as the image's user",
+    async () => {
+      // The modules a start loads: the server and everything it imports.
+      const run = await podman([...CONTAINER, '--read-only', '--env', 'NODE_DEBUG_NATIVE=COMPILE_CACHE', image, 'node', '-e', "require('/app/dist/src/app/server.js')"]);
+      expect(run.code).toBe(0);
+      const { accepted, compiled } = cacheVerdicts(run.stderr);
+      expect(accepted).toContain('/app/dist/src/app/server.js');
+      expect(accepted.filter((file) => file.startsWith('/app/node_modules/express/')).length).toBeGreaterThan(0);
+      expect(accepted.filter((file) => file.startsWith('/app/')).length).toBeGreaterThan(100);
+      // Everything but Node's [eval] itself came from the cache.
+      expect(compiled.filter((file) => file.startsWith('/app/'))).toEqual([]);
     },
     CONTAINER_BOUND_MS,
   );

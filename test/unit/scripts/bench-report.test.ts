@@ -32,7 +32,7 @@ function emptyRun(): BenchResults {
       memory: { requests: 300, result: nothingAnswered(300), rssBeforeBytes: undefined, peakBytes: undefined, confinement: { limitBytes: 512 * 2 ** 20 } },
     },
     realModel: { skipped: 'not run in quick mode or with --no-real-model', model: '', calls: [], serverCpuMs: undefined, postgresCpuMs: undefined, statements: undefined },
-    coldStarts: { replacedMs: [], firstInstallMs: [] },
+    coldStarts: { replacedMs: [], firstInstallMs: [], compileCache: true },
     throughput: [
       { name: 'bare Express 5 + express.json()', rounds: [] },
       { name: 'service, embedded predictor', rounds: [] },
@@ -53,10 +53,18 @@ describe('the bench report', () => {
 
   test('when a figure has samples, then its target is judged on it', () => {
     const results = emptyRun();
-    results.coldStarts = { replacedMs: [900, 1200, 950], firstInstallMs: [1100, 1300, 1250] };
+    results.coldStarts = { replacedMs: [900, 1200, 950], firstInstallMs: [1100, 1300, 1250], compileCache: true };
 
     const coldStart = checkTargets(results).find((check) => check.target.startsWith('cold start'));
 
     expect(coldStart).toMatchObject({ measured: '950 ms (median of 3); a first install: 1,250 ms', met: true });
+  });
+
+  test('when the cold starts read a compile cache or none, then the report says which', () => {
+    const results = emptyRun();
+
+    expect(renderReport(results)).toContain('its modules read from a compile cache primed as the image primes its own');
+    results.coldStarts.compileCache = false;
+    expect(renderReport(results)).toContain('no compile cache: this Node has none, or this service no command to prime one');
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * The compile cache the image ships (src/cli/prime-compile-cache.ts, run by the
+ * Containerfile): primed, it holds every module a start loads, so that a process loading
+ * the server compiles none of the service's modules or its dependencies; without a cache
+ * enabled the command fails rather than prime nothing. On the Node the image runs
+ * (scripts/image-node.sh): the cache needs Node 22.1 or later. `make integration` builds
+ * first.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+jest.setTimeout(120_000);
+
+const ROOT = join(__dirname, '..', '..');
+const PRIME = join(ROOT, 'dist/src/cli/prime-compile-cache.js');
+const IMAGE_NODE = join(execFileSync(join(ROOT, 'scripts/image-node.sh'), { encoding: 'utf8' }).trim(), 'bin/node');
+
+let cacheDir: string;
+
+beforeAll(() => {
+  cacheDir = mkdtempSync(join(tmpdir(), 'pps-compile-cache-'));
+});
+
+afterAll(() => {
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+/** Runs `node args` on the image's Node with `env` only (and PATH). */
+function imageNode(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(IMAGE_NODE, args, { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** Node's own trace of its compile cache (`NODE_DEBUG_NATIVE=COMPILE_CACHE`, on stderr): the CommonJS modules it read from the cache, and those it compiled. */
+function cacheVerdicts(trace: string): { accepted: string[]; compiled: string[] } {
+  const verdicts = { accepted: [] as string[], compiled: [] as string[] };
+  for (const [, file, verdict] of trace.matchAll(/V8 code cache for CommonJS (\S+) (was accepted|was not initialized|was rejected)/g)) {
+    (verdict === 'was accepted' ? verdicts.accepted : verdicts.compiled).push(file as string);
+  }
+  return verdicts;
+}
+
+test("when the cache is primed, then it is this user id's, and a process loading the server and what it loads on first use compiles none of their modules", async () => {
+  const primed = await imageNode([PRIME], { NODE_COMPILE_CACHE: cacheDir });
+  expect(primed.stdout).toMatch(/^prime-compile-cache: \d+ modules of the service, \d+ dependencies and \d+ loaded on first use, compiled into /);
+  expect(primed.stderr).toBe('');
+  // Node keeps one cache per user id: the image primes it as the user it runs as.
+  expect(readdirSync(cacheDir)).toEqual([expect.stringMatching(new RegExp(`-${process.getuid?.() ?? 0}$`))]);
+
+  const load = `require(${JSON.stringify(join(ROOT, 'dist/src/app/server.js'))}); require('tinyld/light'); require('@redis/client')`;
+  const loaded = await imageNode(['-e', load], { NODE_COMPILE_CACHE: cacheDir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+  const { accepted, compiled } = cacheVerdicts(loaded.stderr);
+  expect(accepted).toContain(join(ROOT, 'dist/src/app/server.js'));
+  expect(accepted.some((file) => file.includes('/node_modules/tinyld/'))).toBe(true);
+  expect(accepted.some((file) => file.includes('/node_modules/@redis/client/'))).toBe(true);
+  // Only Node's own [eval] wrapper is compiled.
+  expect(compiled.filter((file) => file.startsWith('/'))).toEqual([]);
+});
+
+test('when no cache is enabled, then the command fails with its reason and primes nothing', async () => {
+  const failed = await imageNode([PRIME], {}).then(
+    () => undefined,
+    (err: unknown) => err as { code: number; stdout: string; stderr: string },
+  );
+  expect(failed?.code).toBe(1);
+  expect(failed?.stdout).toBe('');
+  expect(failed?.stderr).toContain('prime-compile-cache: the compile cache is not enabled');
+});
