@@ -4,7 +4,7 @@
  * output in a log file, and stops them by their own pid.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { processTree } from './proc-stats';
 
@@ -13,6 +13,8 @@ export interface Child {
   pid: number;
   process: ChildProcess;
   logFile: string;
+  /** Where this child's output starts in `logFile` (a log file may hold earlier children's). */
+  logStart: number;
   /** Resolves with the exit code (or signal name) once the process has exited. */
   exited: Promise<number | string>;
   /** SIGTERM, then SIGKILL to whatever of its tree is left after `graceMs`. */
@@ -35,6 +37,7 @@ export async function stopAllChildren(): Promise<void> {
 /** Runs `node args…` (or `command args…`) with only `env` on top of the base environment. */
 export function startChild(options: { name: string; command?: string; args: string[]; env: Record<string, string>; logFile: string; cwd: string }): Child {
   const log = openSync(options.logFile, 'a');
+  const logStart = fstatSync(log).size;
   const child = spawn(options.command ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: { ...baseEnv(), ...options.env },
@@ -51,6 +54,7 @@ export function startChild(options: { name: string; command?: string; args: stri
     pid,
     process: child,
     logFile: options.logFile,
+    logStart,
     exited,
     stop: async (graceMs = 15_000) => {
       const tree = processTree(pid);
@@ -75,10 +79,15 @@ function killQuietly(pid: number): void {
   }
 }
 
+/** What `child` has written to its log file so far. */
+function ownLog(child: Child): string {
+  return readFileSync(child.logFile).subarray(child.logStart).toString('utf8');
+}
+
 /** The last lines of a child's log, for an error message. */
 export function logTail(child: Child, lines = 20): string {
   try {
-    return readFileSync(child.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return ownLog(child).trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
     return '(no log)';
   }
@@ -116,7 +125,7 @@ export function sleep(ms: number): Promise<void> {
 export async function announced<T>(child: Child, key: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const line = readFileSync(child.logFile, 'utf8').split('\n').find((l) => l.includes(`"${key}"`));
+    const line = ownLog(child).split('\n').find((l) => l.includes(`"${key}"`));
     if (line) return JSON.parse(line) as T;
     await sleep(20);
   }
