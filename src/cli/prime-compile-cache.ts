@@ -30,8 +30,9 @@ const requireFromRoot = nodeModule.createRequire(join(PROJECT_ROOT, 'package.jso
 const serviceModules = readdirSync(serviceDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js') && !entryPoints(file));
 for (const file of serviceModules) requireFromRoot(join(serviceDir, file));
 const dependencies = Object.keys((JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
-for (const id of [...dependencies, ...deferredModuleIds()]) requireFromRoot(id);
+const deferred = deferredModuleIds();
+for (const id of [...dependencies, ...deferred]) requireFromRoot(id);
 
 flushCompileCache();
-process.stdout.write(`prime-compile-cache: ${serviceModules.length} modules of the service, ${dependencies.length} dependencies and ${deferredModuleIds().length} loaded on first use, compiled into ${cacheDir}\n`);
+process.stdout.write(`prime-compile-cache: ${serviceModules.length} modules of the service, ${dependencies.length} dependencies and ${deferred.length} loaded on first use, compiled into ${cacheDir}\n`);
 process.exit(0);

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { compileCacheVerdicts } from '../support/image-node';
 import { imageUnderTest, podman, podmanOk } from '../support/podman';
 
 const ROOT = join(__dirname, '..', '..');
@@ -28,15 +29,6 @@ const CONTAINER = ['run', '--rm', '--network', 'none', '--cap-drop', 'ALL', '--u
 /** Runs a command in a throw-away container of the image (no network, no capabilities). */
 async function inImage(command: string[]): Promise<string> {
   return podmanOk([...CONTAINER, image, ...command]);
-}
-
-/** Node's own trace of its compile cache (`NODE_DEBUG_NATIVE=COMPILE_CACHE`, on stderr): each CommonJS module's verdict. */
-function cacheVerdicts(trace: string): { accepted: string[]; compiled: string[] } {
-  const verdicts = { accepted: [] as string[], compiled: [] as string[] };
-  for (const [, file, verdict] of trace.matchAll(/V8 code cache for CommonJS (\S+) (was accepted|was not initialized|was rejected)/g)) {
-    (verdict === 'was accepted' ? verdicts.accepted : verdicts.compiled).push(file as string);
-  }
-  return verdicts;
 }
 
 describe('the image contents', () => {
@@ -58,7 +50,7 @@ describe('the image contents', () => {
       // The modules a start loads: the server and everything it imports.
       const run = await podman([...CONTAINER, '--read-only', '--env', 'NODE_DEBUG_NATIVE=COMPILE_CACHE', image, 'node', '-e', "require('/app/dist/src/app/server.js')"]);
       expect(run.code).toBe(0);
-      const { accepted, compiled } = cacheVerdicts(run.stderr);
+      const { accepted, compiled } = compileCacheVerdicts(run.stderr);
       expect(accepted).toContain('/app/dist/src/app/server.js');
       expect(accepted.filter((file) => file.startsWith('/app/node_modules/express/')).length).toBeGreaterThan(0);
       expect(accepted.filter((file) => file.startsWith('/app/')).length).toBeGreaterThan(100);

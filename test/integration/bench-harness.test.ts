@@ -10,11 +10,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { imageNodeBinary } from '../support/image-node';
 import { requireEnv } from '../support/test-server';
 
 const ROOT = join(__dirname, '..', '..');
 const REPORT = join(ROOT, 'test-output', 'bench', 'results.md');
-const IMAGE_NODE = join(execFileSync(join(ROOT, 'scripts/image-node.sh'), { encoding: 'utf8' }).trim(), 'bin/node');
+const IMAGE_NODE = imageNodeBinary();
 /** Generous: the quick run takes about a minute on an idle machine, several on a loaded one. */
 const TIMEOUT_MS = 600_000;
 

@@ -6,17 +6,18 @@
  * (scripts/image-node.sh): the cache needs Node 22.1 or later. `make integration` builds
  * first.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { compileCacheVerdicts, imageNodeBinary } from '../support/image-node';
 
 jest.setTimeout(120_000);
 
 const ROOT = join(__dirname, '..', '..');
 const PRIME = join(ROOT, 'dist/src/cli/prime-compile-cache.js');
-const IMAGE_NODE = join(execFileSync(join(ROOT, 'scripts/image-node.sh'), { encoding: 'utf8' }).trim(), 'bin/node');
+const IMAGE_NODE = imageNodeBinary();
 
 let cacheDir: string;
 
@@ -33,15 +34,6 @@ function imageNode(args: string[], env: Record<string, string>): Promise<{ stdou
   return promisify(execFile)(IMAGE_NODE, args, { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env }, maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** Node's own trace of its compile cache (`NODE_DEBUG_NATIVE=COMPILE_CACHE`, on stderr): the CommonJS modules it read from the cache, and those it compiled. */
-function cacheVerdicts(trace: string): { accepted: string[]; compiled: string[] } {
-  const verdicts = { accepted: [] as string[], compiled: [] as string[] };
-  for (const [, file, verdict] of trace.matchAll(/V8 code cache for CommonJS (\S+) (was accepted|was not initialized|was rejected)/g)) {
-    (verdict === 'was accepted' ? verdicts.accepted : verdicts.compiled).push(file as string);
-  }
-  return verdicts;
-}
-
 test("when the cache is primed, then it is this user id's, and a process loading the server and what it loads on first use compiles none of their modules", async () => {
   const primed = await imageNode([PRIME], { NODE_COMPILE_CACHE: cacheDir });
   expect(primed.stdout).toMatch(/^prime-compile-cache: \d+ modules of the service, \d+ dependencies and \d+ loaded on first use, compiled into /);
@@ -51,7 +43,7 @@ test("when the cache is primed, then it is this user id's, and a process loading
 
   const load = `require(${JSON.stringify(join(ROOT, 'dist/src/app/server.js'))}); require('tinyld/light'); require('@redis/client')`;
   const loaded = await imageNode(['-e', load], { NODE_COMPILE_CACHE: cacheDir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
-  const { accepted, compiled } = cacheVerdicts(loaded.stderr);
+  const { accepted, compiled } = compileCacheVerdicts(loaded.stderr);
   expect(accepted).toContain(join(ROOT, 'dist/src/app/server.js'));
   expect(accepted.some((file) => file.includes('/node_modules/tinyld/'))).toBe(true);
   expect(accepted.some((file) => file.includes('/node_modules/@redis/client/'))).toBe(true);
