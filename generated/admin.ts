@@ -410,7 +410,10 @@ export interface components {
             completion: number;
             /** @example 2 */
             calls: number;
-            /** @example 1 */
+            /**
+             * @description Of `calls`, those without a `usage` report from the upstream: each has an estimate in `estimatedPrompt` and `estimatedCompletion`, or none when nothing was sent. Not the count of the same name in `ModelTokens`, which leaves the estimated calls out.
+             * @example 1
+             */
             unreportedCalls: number;
             /** @example 320 */
             estimatedPrompt: number;
@@ -526,7 +529,10 @@ export interface components {
             calls: number;
             reported: components["schemas"]["PromptCompletionTokens"];
             estimated: components["schemas"]["PromptCompletionTokens"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Of `calls`, those with neither a `usage` report nor an estimate (an answer without `usage`, or a call that never reached the upstream). Not the count of the same name in `FailedCallUsage`, which counts the estimated calls too.
+             */
             unreportedCalls: number;
         };
         PromptCompletionTokens: {

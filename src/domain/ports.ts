@@ -312,6 +312,7 @@ export interface FailedCallUsage {
   prompt: number;
   completion: number;
   calls: number;
+  /** Of `calls`, those without the upstream's usage report: estimated, or nothing sent (more than `ModelTokens.unreportedCalls` counts). */
   unreportedCalls: number;
   /** Of `prompt`, the estimated part (upstream/openai/estimated-usage.ts). */
   estimatedPrompt: number;
@@ -341,6 +342,7 @@ export interface ModelTokens {
   calls: number;
   reported: { prompt: number; completion: number };
   estimated: { prompt: number; completion: number };
+  /** Of `calls`, those with neither the upstream's usage report nor an estimate. */
   unreportedCalls: number;
 }
 
