@@ -1,6 +1,6 @@
 /**
  * The composition root: builds every long-lived part from the configuration, and
- * closes them in reverse order.
+ * closes them: the background work first, then the stores and clients, the database last.
  */
 import type { Knex } from 'knex';
 import type { Config, OpenAiConfig, PerRoute, UpstreamBudget, UpstreamEndpoint } from '../config/config';

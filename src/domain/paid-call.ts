@@ -1,12 +1,12 @@
 /**
  * One paid call, as both POST routes make it (docs/credit-holds.md): refuse an account
  * past its failure budget, claim the Idempotency-Key, hold a credit, predict, then store
- * the result and turn the hold into the charge in one statement. A failure at any step
- * stores nothing and charges nothing: the hold and the key are released, the upstream
- * calls it paid for are recorded as failed-call usage and the failure by its kind
- * (domain/failure-kind.ts), and a failure the caller caused
- * (a refused answer, a client gone) counts against the failure budget; an upstream
- * outage does not (domain/failure-budget.ts).
+ * the result and turn the hold into the charge in one statement. A failure after the
+ * claim stores nothing and charges nothing: the upstream calls it paid for are recorded
+ * as failed-call usage, with the failure's kind (domain/failure-kind.ts) once a credit
+ * was held, then the hold and the key are released. A failure of the prediction that the
+ * caller caused (a refused answer, a client gone) counts against the failure budget; an
+ * upstream outage does not (domain/failure-budget.ts).
  */
 import { AppError } from './app-error';
 import { assertClientWaiting } from './client-gone';
@@ -41,7 +41,7 @@ export interface PaidCallDeps {
 export interface RequestContext {
   requestId: string;
   idempotencyKey?: string;
-  /** Aborts when the client is gone: its upstream call is cancelled and nothing is charged. */
+  /** Aborts when the client is gone: its upstream call is cancelled and nothing is charged, unless the result is already being stored. */
   signal?: AbortSignal;
   /** Where the predictor's time is summed (Server-Timing). */
   timing?: UpstreamTime;
