@@ -23,7 +23,7 @@ export interface Config {
   port: number;
   adminHost: string;
   adminPort: number;
-  /** No token: the admin listener does not start. */
+  /** No token: the admin routes answer 404 (the admin listener still serves health, readiness and metrics). */
   adminToken: string | undefined;
   /** PostgreSQL connection string; unset: embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;

@@ -65,6 +65,19 @@ release's ordinary resources only after the pre-install hooks), or the one named
 
 {{/* Environment shared by the service and the migration Job. */}}
 {{- define "pps.env" -}}
+{{- range $name := list "OPENAI_TIMEOUT_SECONDS" "SHUTDOWN_TIMEOUT_SECONDS" "DATABASE_POOL_MAX" "LOG_LEVEL" -}}
+{{- if hasKey $.Values.extraEnv $name -}}
+{{- fail (printf "extraEnv sets %s, which the chart sets from config (config.openaiTimeoutSeconds, config.shutdownTimeoutSeconds, config.databasePoolMax, config.logLevel): set it there" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- /* What the service derives a call's length from when OPENAI_TIMEOUT_SECONDS is unset (config/time-budget.ts; AZURE_OPENAI_ENDPOINT beside an OpenAI key is a fallback, which doubles it). */ -}}
+{{- if not .Values.config.openaiTimeoutSeconds -}}
+{{- range $name := list "OPENAI_MAX_RETRIES" "OPENAI_MIN_TOKENS_PER_SECOND" "OPENAI_FIRST_TOKEN_SECONDS" "OPENAI_ATTEMPT_TIMEOUT_SECONDS" "OPENAI_MAX_OUTPUT_TOKENS" "OPENAI_MAX_OUTPUT_TOKENS_SNAP" "OPENAI_MAX_OUTPUT_TOKENS_COMMS" "OPENAI_FALLBACK_BASE_URL" "AZURE_OPENAI_ENDPOINT" -}}
+{{- if hasKey $.Values.extraEnv $name -}}
+{{- fail (printf "extraEnv sets %s, which changes how long the service lets a paid call run, so the chart cannot check the shutdown bound against it: set config.openaiTimeoutSeconds to the whole upstream call you allow (docs/upstream.md) and config.shutdownTimeoutSeconds to at least that + 15" $name) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- /* 178: the longest call the service derives when OPENAI_TIMEOUT_SECONDS is unset (comms, docs/upstream.md). */ -}}
 {{- $longestCall := .Values.config.openaiTimeoutSeconds | default 178 | int -}}
 {{- if lt (int .Values.config.shutdownTimeoutSeconds) (add $longestCall 15 | int) -}}
