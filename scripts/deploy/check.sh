@@ -61,6 +61,7 @@ must_fail "the values schema" "at '/probes/readiness/timeoutSeconds': got string
 must_fail "the chart's shutdown bound" "config.shutdownTimeoutSeconds must be at least the longest call" render --values test/deploy/values-short-shutdown.yaml
 must_fail "the chart's shutdown bound" "extraEnv sets OPENAI_MAX_RETRIES, which changes how long the service lets a paid call run" render --values test/deploy/values-call-input-without-timeout.yaml
 must_fail "the chart's own variables" "extraEnv sets LOG_LEVEL, which the chart sets from config" render --values test/deploy/values-extra-env-overrides-config.yaml
+must_fail "the chart's own variables" "extraEnv sets OPENAI_FALLBACK_API_KEY, a secret" render --values test/deploy/values-secret-in-extra-env.yaml
 must_fail "the manifest rules" "which the chart creates, but not as a hook" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "Service pps-profile-prediction-service selects the pods of Job" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml

@@ -70,6 +70,11 @@ release's ordinary resources only after the pre-install hooks), or the one named
 {{- fail (printf "extraEnv sets %s, which the chart sets from config (config.openaiTimeoutSeconds, config.shutdownTimeoutSeconds, config.databasePoolMax, config.logLevel): set it there" $name) -}}
 {{- end -}}
 {{- end -}}
+{{- range $name := list "DATABASE_URL" "REDIS_URL" "OPENAI_API_KEY" "OPENAI_FALLBACK_API_KEY" "AZURE_OPENAI_API_KEY" "ADMIN_TOKEN" -}}
+{{- if hasKey $.Values.extraEnv $name -}}
+{{- fail (printf "extraEnv sets %s, a secret: put it in the Secret (secrets.existingSecret), which the chart reads it from" $name) -}}
+{{- end -}}
+{{- end -}}
 {{- /* What the service derives a call's length from when OPENAI_TIMEOUT_SECONDS is unset (config/time-budget.ts; AZURE_OPENAI_ENDPOINT beside an OpenAI key is a fallback, which doubles it). */ -}}
 {{- if not .Values.config.openaiTimeoutSeconds -}}
 {{- range $name := list "OPENAI_MAX_RETRIES" "OPENAI_MIN_TOKENS_PER_SECOND" "OPENAI_FIRST_TOKEN_SECONDS" "OPENAI_ATTEMPT_TIMEOUT_SECONDS" "OPENAI_MAX_OUTPUT_TOKENS" "OPENAI_MAX_OUTPUT_TOKENS_SNAP" "OPENAI_MAX_OUTPUT_TOKENS_COMMS" "OPENAI_FALLBACK_BASE_URL" "AZURE_OPENAI_ENDPOINT" -}}
@@ -94,6 +99,12 @@ release's ordinary resources only after the pre-install hooks), or the one named
 - name: OPENAI_API_KEY
   valueFrom:
     secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.openaiApiKeyKey }}, optional: true}
+- name: OPENAI_FALLBACK_API_KEY
+  valueFrom:
+    secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.openaiFallbackApiKeyKey }}, optional: true}
+- name: AZURE_OPENAI_API_KEY
+  valueFrom:
+    secretKeyRef: {name: {{ include "pps.secretName" . }}, key: {{ .Values.secrets.azureOpenaiApiKeyKey }}, optional: true}
 {{- with .Values.config.openaiTimeoutSeconds }}
 - name: OPENAI_TIMEOUT_SECONDS
   value: {{ . | quote }}
