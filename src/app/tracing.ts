@@ -5,7 +5,8 @@
  * http, express and pg as they are required.
  *
  * What the spans carry is the libraries' defaults minus anything personal: the HTTP server
- * span (method, route template, status; no headers, no bodies), the database statements
+ * span (method, route template, status, the caller's address and user agent; no other
+ * header, no body, and of the query string only that there was one), the database statements
  * with their placeholders (never the values: enhancedDatabaseReporting stays off), the
  * upstream request (undici: method, URL, status), and the GenAI span of each upstream
  * attempt (upstream/openai/genai-telemetry.ts). Probes and metrics scrapes are not traced.
@@ -18,6 +19,8 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { TracingConfig } from '../config/config';
 
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** What a server span says of a request's query string. */
+const REDACTED_QUERY = '[redacted]';
 
 export interface Tracing {
   /** Flushes the spans still buffered, then stops: part of the shutdown. */
@@ -33,6 +36,9 @@ export function startTracing(config: TracingConfig): Tracing {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0] ?? ''),
+        // A query string is the client's to fill, and the public routes take none: a span
+        // keeps only that there was one (the hook's attributes replace the instrumentation's).
+        startIncomingSpanHook: (request) => ((request.url ?? '').includes('?') ? { 'url.query': REDACTED_QUERY } : {}),
         // The only HTTP client is the upstream's, traced by the undici instrumentation.
         ignoreOutgoingRequestHook: () => true,
       }),

@@ -8,10 +8,15 @@
  * stores here (KEEP_REQUEST_TEXTS: docs/privacy.md).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { knex, type Knex } from 'knex';
 import { bodyOf } from '../support/json';
 import { createAccount, PERSON } from '../support/factories';
-import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
+import { pgliteSql } from '../support/pglite-sql';
+import { spawnServer } from '../support/spawned-server';
+import { requireEnv, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
 // Each wait below is bounded at 60 s (a busy machine); the trap itself sleeps 30 s.
@@ -150,5 +155,43 @@ describe('a charging statement that fails in PostgreSQL', () => {
 
     expect(response.status).toBe(500);
     expectLoggedWithout('internal', [REFUSED, request.goal]);
+  });
+});
+
+describe('a charging statement that fails in the embedded PGlite', () => {
+  // PGlite runs in the built service (it cannot load inside Jest's module sandbox), and
+  // copies a failed statement's bound values onto its error (`params`): the row's texts.
+  test('when PGlite refuses the snap row, then it answers 500 and the log holds neither the name nor the notes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pps-log-privacy-'));
+    const env = { DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'info', KEEP_REQUEST_TEXTS: 'true' };
+    try {
+      const migrating = await spawnServer(env);
+      const created = await fetch(`${migrating.adminUrl}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'pglite log privacy', credits: 3 }),
+      });
+      const { apiKey } = (await bodyOf(created)).data as { apiKey: string };
+      migrating.child.kill('SIGTERM');
+      await migrating.exited;
+      await pgliteSql(dataDir, [`ALTER TABLE snaps ADD CONSTRAINT pps_test_refuse_marked CHECK (request::text NOT LIKE '%${REFUSED}%') NOT VALID`]);
+      const embedded = await spawnServer(env);
+      try {
+        const person = { ...PERSON, name: `Ada ${REFUSED}`, notes: `secret notes ${randomUUID()}` };
+
+        const response = await fetch(`${embedded.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(person) });
+
+        expect(response.status).toBe(500);
+        await until(async () => embedded.output().includes('"kind":"internal"'), { what: "the service's log line of the failed call" });
+        const logs = embedded.output();
+        expect(logs).toContain('pps_test_refuse_marked');
+        for (const text of [REFUSED, person.notes]) expect(logs).not.toContain(text);
+      } finally {
+        embedded.child.kill('SIGTERM');
+        await embedded.exited;
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

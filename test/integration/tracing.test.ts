@@ -161,6 +161,19 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
     expect(chatSpans(trace.spans)).toHaveLength(0);
   });
 
+  test('when a client puts text in the query string, then the server span says only that there was one', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await fetch(`${server.url}/api/v1/snap?note=${CANARY}-query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, traceparent: traceparent(traceId) },
+      body: JSON.stringify(PERSON),
+    });
+    await response.arrayBuffer();
+
+    const trace = await traceWith(traceId, (spans) => serverSpan(spans) !== undefined);
+    expect(tagOf(serverSpan(trace.spans)!, 'url.query')).toBe('[redacted]');
+  });
+
   test('when the calls are traced, then the GenAI metrics count their tokens and durations', async () => {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).toMatch(/gen_ai_client_token_usage.*_sum\{[^}]*gen_ai_token_type="input"[^}]*\} 812/);
