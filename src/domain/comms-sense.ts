@@ -11,12 +11,17 @@
  * - an answer left without its substance (a summary of at least three words, one `do`
  *   and one `dont` item, and with a draft a review with a fit score) is a failed
  *   analysis: the contract's comms 500, nothing stored or charged.
+ * The rules judge the analysis with the person's name put in (subject-name.ts), since the
+ * draft they compare it with holds the name, but the summary's words are counted as the
+ * model wrote them: the name is no substance, and "Reassure the person." must not pass
+ * for "Ada Lovelace" and fail for "Ada".
  * And before any of that: a snap without a profile has nothing to advise on (422, before
  * any credit is held or any predictor asked).
  */
 import { AppError } from './app-error';
 import { MESSAGES } from './messages';
 import type { CommsAnalysis, DraftAnalysis, DraftIssue, StoredSnap } from './ports';
+import { namedAnalysis } from './subject-name';
 
 /** How a text cut to its limit ends (src/upstream/bounded-output.ts). */
 const CUT = '…';
@@ -29,17 +34,18 @@ export function assertAdvisable(snap: StoredSnap): void {
   if (snap.prediction.profile === null) throw new AppError({ kind: 'unprocessable', message: MESSAGES.snapWithoutProfile });
 }
 
-/** The analysis with its senseless parts dropped; throws the comms 500 when too little is left. */
-export function heldToSense(analysis: CommsAnalysis, draft: string | undefined): CommsAnalysis {
-  const donts = new Set(analysis.dont.map(sameAdvice));
-  const dos = new Set(analysis.do.map(sameAdvice));
+/** The model's analysis, named, with its senseless parts dropped; throws the comms 500 when too little is left. */
+export function heldToSense(analysis: CommsAnalysis, draft: string | undefined, name: string): CommsAnalysis {
+  const named = namedAnalysis(analysis, name);
+  const donts = new Set(named.dont.map(sameAdvice));
+  const dos = new Set(named.do.map(sameAdvice));
   const held: CommsAnalysis = {
-    ...analysis,
-    do: analysis.do.filter((item) => !donts.has(sameAdvice(item))),
-    dont: analysis.dont.filter((item) => !dos.has(sameAdvice(item))),
-    draft_analysis: analysis.draft_analysis && { ...analysis.draft_analysis, issues: sensibleIssues(analysis.draft_analysis, draft ?? '') },
+    ...named,
+    do: named.do.filter((item) => !donts.has(sameAdvice(item))),
+    dont: named.dont.filter((item) => !dos.has(sameAdvice(item))),
+    draft_analysis: named.draft_analysis && { ...named.draft_analysis, issues: sensibleIssues(named.draft_analysis, draft ?? '') },
   };
-  if (!hasSubstance(held, hasDraft(draft))) {
+  if (!hasSubstance(held, analysis.summary, hasDraft(draft))) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause: new Error('the analysis has no substance left') });
   }
   return held;
@@ -54,8 +60,9 @@ function sensibleIssues(analysis: DraftAnalysis, draft: string): DraftIssue[] {
   );
 }
 
-function hasSubstance(analysis: CommsAnalysis, withDraft: boolean): boolean {
-  const words = (analysis.summary ?? '').match(/\p{L}+/gu) ?? [];
+/** `summary`: the model's, before the name is put in. */
+function hasSubstance(analysis: CommsAnalysis, summary: string | null, withDraft: boolean): boolean {
+  const words = (summary ?? '').match(/\p{L}+/gu) ?? [];
   if (words.length < MIN_SUMMARY_WORDS || analysis.do.length === 0 || analysis.dont.length === 0) return false;
   if (!withDraft) return true;
   const review = analysis.draft_analysis;

@@ -2,8 +2,8 @@
  * Create a communication analysis for a stored snap (openapi/openapi.yaml,
  * `createCommsAnalysis`), as one paid call (paid-call.ts): the snap must belong to the
  * caller (another account's snap is answered like a missing one) and have a profile
- * (comms-sense.ts: 422 before any hold); then analyse without the name, put the name in
- * (subject-name.ts), hold the answer to sense (comms-sense.ts), and store the analysis
+ * (comms-sense.ts: 422 before any hold); then analyse without the name, hold the answer
+ * to sense with the name put in (comms-sense.ts, subject-name.ts), and store the analysis
  * while turning the hold into the charge in one statement.
  */
 import { assertWithinTokens, COMMS_TEXT_TOKENS } from './text-tokens';
@@ -14,7 +14,6 @@ import { MESSAGES } from './messages';
 import { paidCall, type PaidCallDeps, type RequestContext } from './paid-call';
 import type { Caller, CommsAnalysis, CommsChannel, CommsRepository, CommsRequest, SnapRepository, StoredSnap } from './ports';
 import { assertAdvisable, heldToSense } from './comms-sense';
-import { namedAnalysis } from './subject-name';
 
 export interface CreateCommsDeps extends PaidCallDeps {
   snaps: SnapRepository;
@@ -48,7 +47,7 @@ export async function createCommsAnalysis(deps: CreateCommsDeps, caller: Caller,
     predict: (predictor, snap, predictContext) => predictor.analyseComms(requestFor(snap, input), predictContext),
     // The analysis is of the stored snap's profile, whatever profile the model named (openapi/openapi.yaml, CommsResponse).
     judge: ({ result, provenance }, snap) => ({
-      analysis: { ...heldToSense(namedAnalysis(result, snap.subject.name), draft), profile: snap.prediction.profile, primary_code: snap.prediction.primary_code },
+      analysis: { ...heldToSense(result, draft, snap.subject.name), profile: snap.prediction.profile, primary_code: snap.prediction.primary_code },
       provenance,
     }),
     store: async (hold, { analysis, provenance }, claim) => {

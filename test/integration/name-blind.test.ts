@@ -103,4 +103,21 @@ describe('name-blind predictions: an OpenAI-compatible upstream', () => {
     }
     expect(bodies[1]).toBe(bodies[0]);
   });
+
+  test('when the model\'s comms summary is three words with "the person", then a one-word and a two-word name both get it, charged', async () => {
+    const account = await createAccount(server, 4);
+    const analysis = { ...UPSTREAM_ANALYSIS, summary: 'Reassure the person.', draft_analysis: null };
+    const answered: unknown[] = [];
+    for (const name of ['Ada', 'Ada Lovelace']) {
+      fake.reset();
+      fake.script(reply(UPSTREAM_PREDICTION), reply(analysis));
+      const { snapId } = await snapFor(server, account, { name, notes: 'Starts new projects every quarter.', jobType: 'Product manager' });
+      const comms = await commsFor(server, account, snapId, '');
+      answered.push([comms.status, comms.body.data?.commsResponse.summary]);
+    }
+    expect(answered).toEqual([
+      [201, 'Reassure Ada.'],
+      [201, 'Reassure Ada Lovelace.'],
+    ]);
+  });
 });

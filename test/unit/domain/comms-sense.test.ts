@@ -4,6 +4,7 @@ import { MESSAGES } from '../../../src/domain/messages';
 import type { CommsAnalysis, StoredSnap } from '../../../src/domain/ports';
 
 const DRAFT = 'Hi Ada, I think maybe we could look at the schedule sometime? Let me know.';
+const NAME = 'Ada';
 
 function analysis(overrides: Partial<CommsAnalysis> = {}): CommsAnalysis {
   return {
@@ -30,11 +31,11 @@ function failure(run: () => unknown): AppError | undefined {
 
 describe('heldToSense', () => {
   test('when a sensible analysis is held to sense, then it is unchanged', () => {
-    expect(heldToSense(analysis(), DRAFT)).toEqual(analysis());
+    expect(heldToSense(analysis(), DRAFT, NAME)).toEqual(analysis());
   });
 
   test('when advice is both a do and a dont item, case, spacing and end stop aside, then it leaves both lists', () => {
-    const held = heldToSense(analysis({ do: ['Be specific.', 'Lead  with DATA'], dont: ['lead with data.', 'Hype the plan'] }), DRAFT);
+    const held = heldToSense(analysis({ do: ['Be specific.', 'Lead  with DATA'], dont: ['lead with data.', 'Hype the plan'] }), DRAFT, NAME);
 
     expect([held.do, held.dont]).toEqual([['Be specific.'], ['Hype the plan']]);
   });
@@ -51,7 +52,7 @@ describe('heldToSense', () => {
       { excerpt: 'Let me know.', suggestion: 'Drop "Let me know." and ask for a date.' },
     ];
 
-    const held = heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT);
+    const held = heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT, NAME);
 
     expect(held.draft_analysis?.issues).toEqual([issues[0], issues[6], issues[7]]);
   });
@@ -62,7 +63,7 @@ describe('heldToSense', () => {
       { excerpt: 'Hi Ada, I do not…', suggestion: 'Not the draft.' },
     ];
 
-    expect(heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT).draft_analysis?.issues).toEqual([issues[0]]);
+    expect(heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT, NAME).draft_analysis?.issues).toEqual([issues[0]]);
   });
 
   test.each<[string, Partial<CommsAnalysis>, string | undefined]>([
@@ -73,15 +74,27 @@ describe('heldToSense', () => {
     ['a draft was given and there is no review', { draft_analysis: null }, DRAFT],
     ['a draft was given and the review has no fit score', { draft_analysis: { fit_score: null, issues: [], rewrite: 'x' } }, DRAFT],
   ])('when %s, then the analysis failed: the comms 500', (_name, overrides, draft) => {
-    const error = failure(() => heldToSense(analysis(overrides), draft));
+    const error = failure(() => heldToSense(analysis(overrides), draft, NAME));
 
     expect(error).toBeInstanceOf(AppError);
     expect([error?.kind, error?.message]).toEqual(['generation_failed', MESSAGES.commsGenerationFailed]);
   });
 
+  test('when the summary is three words counting "the person", then it has substance whatever the length of the name put in', () => {
+    const reassure = analysis({ summary: 'Reassure the person.', draft_analysis: null });
+
+    expect([heldToSense(reassure, undefined, 'Ada').summary, heldToSense(reassure, undefined, 'Ada Lovelace').summary]).toEqual(['Reassure Ada.', 'Reassure Ada Lovelace.']);
+  });
+
+  test('when a suggestion only repeats its excerpt once the name is put in, then it is dropped', () => {
+    const issues = [{ excerpt: 'Hi Ada,', suggestion: 'Hi the person,' }];
+
+    expect(heldToSense(analysis({ draft_analysis: { fit_score: 40, issues, rewrite: 'x' } }), DRAFT, NAME).draft_analysis?.issues).toEqual([]);
+  });
+
   test('when no draft was given, then a missing review is no failure', () => {
-    expect(heldToSense(analysis({ draft_analysis: null }), undefined).draft_analysis).toBeNull();
-    expect(heldToSense(analysis({ draft_analysis: null }), '  ').draft_analysis).toBeNull();
+    expect(heldToSense(analysis({ draft_analysis: null }), undefined, NAME).draft_analysis).toBeNull();
+    expect(heldToSense(analysis({ draft_analysis: null }), '  ', NAME).draft_analysis).toBeNull();
   });
 });
 

@@ -39,6 +39,6 @@ describe('the embedded rewrite', () => {
     if (/\[date\]|\bby (?:mon|tues|wednes|thurs|fri)day\b/iu.test(rewrite)) {
       expect(rewrite).not.toMatch(/\b(?:no rush|no hurry|no pressure|take your time|whenever)\b/iu);
     }
-    expect(heldToSense({ profile, primary_code: null, summary: 'Lead with the data.', do: ['a'], dont: ['b'], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: review }, draft).draft_analysis?.issues).toEqual(review.issues);
+    expect(heldToSense({ profile, primary_code: null, summary: 'Lead with the data.', do: ['a'], dont: ['b'], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: review }, draft, 'Ada').draft_analysis?.issues).toEqual(review.issues);
   });
 });
