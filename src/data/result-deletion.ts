@@ -4,7 +4,8 @@
  * statement over at most `limit` rows, locking only those (`FOR UPDATE SKIP LOCKED`: a row
  * another statement holds is left for the next batch), so a large deletion is many short
  * statements and never holds up a request. Analyses go first, in batches of their own;
- * then the snaps (an analysis stored meanwhile goes with its snap, ON DELETE CASCADE).
+ * then the snaps (an analysis stored meanwhile goes with its snap, ON DELETE CASCADE, and
+ * its replay with it).
  * The ledger is not touched: its rows keep the deleted ids (migration 011).
  */
 import type { Knex } from 'knex';
@@ -32,11 +33,24 @@ export async function deleteCommsOfSnaps(db: Knex, selection: SnapSelection, lim
   return { snaps: 0, commsAnalyses: rows, replays };
 }
 
-/** Deletes up to `limit` selected snaps, with their replays (and any analysis stored since the analyses went). */
+/** Deletes up to `limit` selected snaps, with their replays, and any analysis stored since the analyses went with its replay. */
 export async function deleteSnaps(db: Knex, selection: SnapSelection, limit: number): Promise<Deleted> {
-  const { rows, replays } = await deleteRows(db, 'snaps', `SELECT s.id FROM snaps s WHERE ${selection.sql}`, 's', selection, limit);
-  return { snaps: rows, commsAnalyses: 0, replays };
+  const { rows, cascaded, replays } = await deleteRows(db, 'snaps', `SELECT s.id FROM snaps s WHERE ${selection.sql}`, 's', selection, limit);
+  return { snaps: rows, commsAnalyses: cascaded, replays };
 }
+
+/**
+ * For the snaps `gone` deletes: the analyses ON DELETE CASCADE takes with them (the
+ * statement's snapshot still shows them), and the completed replays that point at those.
+ */
+const CASCADED_ANALYSES = `, cascaded AS (
+       SELECT c.id, c.account_id FROM comms_analyses c JOIN gone ON c.snap_id = gone.id
+     ), cascaded_replays AS (
+       DELETE FROM idempotency_keys k USING cascaded
+       WHERE k.account_id = cascaded.account_id AND k.result_id = cascaded.id AND k.state = 'completed'
+         AND k.result_table = 'comms_analyses'
+       RETURNING 1
+     )`;
 
 /**
  * One statement: up to `limit` rows of `table` picked by `picked` (whose alias for the
@@ -50,7 +64,8 @@ async function deleteRows(
   alias: string,
   selection: SnapSelection,
   limit: number,
-): Promise<{ rows: number; replays: number }> {
+): Promise<{ rows: number; cascaded: number; replays: number }> {
+  const snaps = table === 'snaps';
   const result = await db.raw(
     `WITH picked AS (
        ${picked}
@@ -63,12 +78,14 @@ async function deleteRows(
        WHERE k.account_id = gone.account_id AND k.result_id = gone.id AND k.state = 'completed'
          AND (k.result_table = '${table}' OR k.result_table IS NULL)
        RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM gone) AS deleted, (SELECT count(*) FROM replays) AS replays`,
+     )${snaps ? CASCADED_ANALYSES : ''}
+     SELECT (SELECT count(*) FROM gone) AS deleted,
+       ${snaps ? '(SELECT count(*) FROM cascaded)' : '0'} AS cascaded,
+       (SELECT count(*) FROM replays)${snaps ? ' + (SELECT count(*) FROM cascaded_replays)' : ''} AS replays`,
     [...selection.bindings, limit],
   );
-  const row = (result.rows as { deleted: unknown; replays: unknown }[])[0];
-  return { rows: toNumber(row?.deleted ?? 0), replays: toNumber(row?.replays ?? 0) };
+  const row = (result.rows as { deleted: unknown; cascaded: unknown; replays: unknown }[])[0];
+  return { rows: toNumber(row?.deleted ?? 0), cascaded: toNumber(row?.cascaded ?? 0), replays: toNumber(row?.replays ?? 0) };
 }
 
 /**
