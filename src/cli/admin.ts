@@ -2,7 +2,7 @@
  * `npm run admin -- <command>`: a thin client of the admin API.
  * Reads ADMIN_TOKEN, and ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT).
  */
-export {};
+import { createInterface } from 'node:readline';
 
 const USAGE = `usage: npm run admin -- <command>
   create-account <name> <credits>   create an account and its first API key (shown once)
@@ -18,6 +18,8 @@ const USAGE = `usage: npm run admin -- <command>
   erase-person <accountId> <name>   erase everything about the person of this name in an account
   export-account <accountId>        print everything stored for an account, as JSON
   export-person <accountId> <name>  print everything stored about one person in an account, as JSON
+A <name> of "-" is read from the first line of stdin (typed at the prompt, or from a file),
+so that it stays out of the shell's history and the process list.
 environment: ADMIN_TOKEN (required), ADMIN_URL or ADMIN_HOST/ADMIN_PORT (default http://127.0.0.1:3001)`;
 
 /** `streamed`: the answer is a document of its own (an export), copied to stdout as it comes. */
@@ -68,9 +70,26 @@ function usagePath(accountId: string, from: string, to: string, granularity = 'd
   return `/admin/v1/accounts/${encodeURIComponent(accountId)}/usage?${query.toString()}`;
 }
 
+/** The commands whose second argument is a person's name. */
+const NAMED_PERSON = new Set(['erase-person', 'export-person']);
+
+/** The arguments, with a person's name given as "-" read from stdin's first line. */
+async function argsOf(command: string | undefined, args: string[]): Promise<string[]> {
+  if (!NAMED_PERSON.has(command ?? '') || args[1] !== '-') return args;
+  if (process.stdin.isTTY) process.stderr.write("the person's name: ");
+  const lines = createInterface({ input: process.stdin });
+  let name = '';
+  for await (const line of lines) {
+    name = line.trim();
+    break;
+  }
+  lines.close();
+  return [args[0] ?? '', name, ...args.slice(2)];
+}
+
 async function main(): Promise<number> {
-  const [command, ...args] = process.argv.slice(2);
-  const request = requestFor(command, args);
+  const [command, ...given] = process.argv.slice(2);
+  const request = requestFor(command, await argsOf(command, given));
   const token = process.env.ADMIN_TOKEN;
   if (!request || !token) {
     process.stderr.write(`${token ? '' : 'ADMIN_TOKEN is not set\n'}${USAGE}\n`);

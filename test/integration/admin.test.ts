@@ -1,4 +1,5 @@
 /** The product-internal admin API (DESIGN.md's table) and its CLI. */
+import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -186,6 +187,21 @@ describe('admin CLI', () => {
     expect(deactivated).toEqual({ keyId: key.keyId, active: false });
     const shown = JSON.parse((await cli('show-account', String(created.accountId))).stdout).data;
     expect(shown.keys.map((k: { active: boolean }) => k.active)).toEqual([true, false]);
+  });
+
+  test('when erase-person is given the name as "-", then it reads the name from stdin and erases that person', async () => {
+    const account = await createAccount(server, 2);
+    const name = `Grace Hopper ${randomUUID()}`;
+    expect((await server.post('/api/v1/snap', { ...PERSON, name }, { 'x-api-key': account.apiKey })).status).toBe(201);
+
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = execFile(process.execPath, [join(__dirname, '../../dist/src/cli/admin.js'), 'erase-person', String(account.accountId), '-'], { env: { ...process.env, ADMIN_TOKEN: TEST_ADMIN_TOKEN, ADMIN_URL: server.adminUrl } }, (err, out) =>
+        err ? reject(err) : resolve(out),
+      );
+      child.stdin?.end(`${name}\n`);
+    });
+
+    expect(JSON.parse(stdout).data).toMatchObject({ scope: 'person', erased: { snaps: 1 } });
   });
 
   test('when the command is unknown, then it prints the usage and exits 2', async () => {
