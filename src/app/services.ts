@@ -196,7 +196,7 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       hasFallback: name === 'primary' && settings.fallback !== undefined,
       agent: upstreams.agents[name],
       maxOutputTokens: settings.maxOutputTokens,
-      maxTokensParameter: settings.maxTokensParameter,
+      maxTokensParameter: endpoint.maxTokensParameter,
       temperature: settings.temperature,
       seed: settings.seed,
       reasoningEffort: settings.reasoningEffort,

@@ -20,7 +20,12 @@ export interface UpstreamEndpoint {
   model: string;
   /** azure only: the `api-version` query parameter. */
   apiVersion?: string;
+  /** The output bound's name in this upstream's requests: a server that reads only the other name generates without a bound. */
+  maxTokensParameter: MaxTokensParameter;
 }
+
+/** An endpoint as read, before the bound's name it gets as primary or as fallback. */
+type ReadEndpoint = Omit<UpstreamEndpoint, 'maxTokensParameter'>;
 
 export const MAX_TOKENS_PARAMETERS = ['max_completion_tokens', 'max_tokens'] as const;
 export type MaxTokensParameter = (typeof MAX_TOKENS_PARAMETERS)[number];
@@ -33,7 +38,6 @@ export interface OpenAiConfig {
   maxRetries: number;
   /** Per operation: OPENAI_MAX_OUTPUT_TOKENS_SNAP / _COMMS, else OPENAI_MAX_OUTPUT_TOKENS for both, else the defaults. */
   maxOutputTokens: OutputBounds;
-  maxTokensParameter: MaxTokensParameter;
   /** Unset: the parameter is not sent (reasoning models refuse `temperature`). */
   temperature: number | undefined;
   seed: number | undefined;
@@ -75,7 +79,17 @@ export function readOpenAiConfig(read: EnvReader, env: Env): OpenAiConfig | unde
   const primary = openAi ?? azure;
   if (!primary) return undefined;
   const second = openAi ? (fallback ?? azure) : fallback;
-  return { primary, fallback: second, ...readBounds(read, env) };
+  const parameter = read.oneOf('OPENAI_MAX_TOKENS_PARAMETER', MAX_TOKENS_PARAMETERS, 'max_completion_tokens') as MaxTokensParameter;
+  if (!second && read.optionalString('OPENAI_FALLBACK_MAX_TOKENS_PARAMETER') !== undefined) {
+    throw new ConfigError('OPENAI_FALLBACK_MAX_TOKENS_PARAMETER', 'set without a fallback (OPENAI_FALLBACK_BASE_URL, or AZURE_OPENAI_ENDPOINT beside OPENAI_API_KEY)');
+  }
+  // The fallback is often another kind of server (Ollama reads only max_tokens, OpenAI's reasoning models only max_completion_tokens).
+  const fallbackParameter = read.oneOf('OPENAI_FALLBACK_MAX_TOKENS_PARAMETER', MAX_TOKENS_PARAMETERS, parameter) as MaxTokensParameter;
+  return {
+    primary: { ...primary, maxTokensParameter: parameter },
+    fallback: second && { ...second, maxTokensParameter: fallbackParameter },
+    ...readBounds(read, env),
+  };
 }
 
 /**
@@ -88,7 +102,7 @@ function refuseSdkEnvironment(env: Env): void {
   }
 }
 
-function readOpenAiPrimary(read: EnvReader): UpstreamEndpoint | undefined {
+function readOpenAiPrimary(read: EnvReader): ReadEndpoint | undefined {
   const apiKey = read.optionalString('OPENAI_API_KEY');
   if (!apiKey) return undefined;
   return {
@@ -99,7 +113,7 @@ function readOpenAiPrimary(read: EnvReader): UpstreamEndpoint | undefined {
   };
 }
 
-function readAzure(read: EnvReader): UpstreamEndpoint | undefined {
+function readAzure(read: EnvReader): ReadEndpoint | undefined {
   const missing = AZURE.filter((name) => read.optionalString(name) === undefined);
   if (missing.length === AZURE.length) return undefined;
   if (missing.length > 0) throw new ConfigError(missing.join(', '), `must be set too: a classic Azure OpenAI deployment needs all of ${AZURE.join(', ')}`);
@@ -112,7 +126,7 @@ function readAzure(read: EnvReader): UpstreamEndpoint | undefined {
   };
 }
 
-function readFallback(read: EnvReader, primaryModel: string | undefined): UpstreamEndpoint | undefined {
+function readFallback(read: EnvReader, primaryModel: string | undefined): ReadEndpoint | undefined {
   const baseUrl = secureUrl(read, 'OPENAI_FALLBACK_BASE_URL');
   const apiKey = read.optionalString('OPENAI_FALLBACK_API_KEY');
   if (baseUrl === undefined && apiKey === undefined) {
@@ -156,7 +170,6 @@ function readBounds(read: EnvReader, env: Env): Omit<OpenAiConfig, 'primary' | '
   return {
     maxRetries,
     maxOutputTokens,
-    maxTokensParameter: read.oneOf('OPENAI_MAX_TOKENS_PARAMETER', MAX_TOKENS_PARAMETERS, 'max_completion_tokens') as MaxTokensParameter,
     // Unset: 0 (repeatable answers); set but empty: not sent at all.
     temperature: env['OPENAI_TEMPERATURE'] === '' ? undefined : read.number('OPENAI_TEMPERATURE', 0, { min: 0, max: 2 }),
     seed: read.optionalString('OPENAI_SEED') === undefined ? undefined : read.integer('OPENAI_SEED', 0, { min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),

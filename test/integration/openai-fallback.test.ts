@@ -47,6 +47,16 @@ describe('fallback upstream', () => {
       expect(sampleValue(metrics, 'upstream_tokens_total', { operation: 'predictSnap', model: 'fallback-model', kind: 'prompt', upstream: 'fallback' })).toBe(812);
     }));
 
+  test("when the fallback's bound has a name of its own, then each upstream's request carries the bound under its own name", () =>
+    withServer({ OPENAI_FALLBACK_MAX_TOKENS_PARAMETER: 'max_tokens' }, async (server) => {
+      upstreams.primary.script(DOWN);
+      upstreams.fallback.script(reply(PREDICTION));
+      const account = await createAccount(server, 1);
+      expect((await snap(server, account.apiKey)).response.status).toBe(201);
+      const [primary, fallback] = [upstreams.primary.requests[0]?.body, upstreams.fallback.requests[0]?.body] as Record<string, unknown>[];
+      expect([primary?.['max_completion_tokens'], primary?.['max_tokens'], fallback?.['max_completion_tokens'], fallback?.['max_tokens']]).toEqual([1000, undefined, undefined, 1000]);
+    }));
+
   test('when the primary hangs, then the fallback still answers within OPENAI_TIMEOUT_SECONDS (the primary has half of it)', () =>
     withServer({}, async (server) => {
       upstreams.primary.always({ kind: 'hang' });

@@ -39,11 +39,10 @@ describe('loadConfig', () => {
       shutdownMs: 193_000,
     });
     expect(config.openai).toEqual({
-      primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini' },
+      primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', maxTokensParameter: 'max_completion_tokens' },
       fallback: undefined,
       maxRetries: 1,
       maxOutputTokens: { predictSnap: 1000, analyseComms: 4000 },
-      maxTokensParameter: 'max_completion_tokens',
       temperature: 0,
       seed: undefined,
       reasoningEffort: undefined,
@@ -72,8 +71,8 @@ describe('loadConfig', () => {
       fallback: undefined,
     });
     expect(openai).toMatchObject({
+      primary: { maxTokensParameter: 'max_tokens' },
       maxOutputTokens: { predictSnap: 4000, analyseComms: 4000 },
-      maxTokensParameter: 'max_tokens',
       temperature: 0.7,
       seed: 42,
       reasoningEffort: 'low',
@@ -91,6 +90,18 @@ describe('loadConfig', () => {
   test('when OPENAI_ALLOW_INSECURE_HTTP is true, then a plain http: URL to another host is accepted', () => {
     const url = 'http://vllm.internal:8000/v1';
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: url, OPENAI_ALLOW_INSECURE_HTTP: 'true' }).openai?.primary.baseUrl).toBe(url);
+  });
+
+  test("when a fallback is set, then its bound's name is the primary's unless OPENAI_FALLBACK_MAX_TOKENS_PARAMETER names its own", () => {
+    const ollama = { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_FALLBACK_API_KEY: 'ollama' };
+    const names = (env: Record<string, string>) => {
+      const { openai } = loadConfig(env);
+      return [openai?.primary.maxTokensParameter, openai?.fallback?.maxTokensParameter];
+    };
+
+    expect(names(ollama)).toEqual(['max_completion_tokens', 'max_completion_tokens']);
+    expect(names({ ...ollama, OPENAI_FALLBACK_MAX_TOKENS_PARAMETER: 'max_tokens' })).toEqual(['max_completion_tokens', 'max_tokens']);
+    expect(names({ ...ollama, OPENAI_MAX_TOKENS_PARAMETER: 'max_tokens' })).toEqual(['max_tokens', 'max_tokens']);
   });
 
   test('when OPENAI_TEMPERATURE is set but empty, then no temperature is sent', () => {
@@ -146,6 +157,7 @@ describe('loadConfig', () => {
     ['a fallback without its key', { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_BASE_URL: 'http://127.0.0.1:1/v1' }, /OPENAI_FALLBACK_API_KEY must be set/],
     ['OPENAI_CUSTOM_HEADERS', { OPENAI_API_KEY: 'sk-x', OPENAI_CUSTOM_HEADERS: 'X-Team: a' }, /OPENAI_CUSTOM_HEADERS is not supported/],
     ['an unknown max-tokens parameter', { OPENAI_API_KEY: 'sk-x', OPENAI_MAX_TOKENS_PARAMETER: 'max_output_tokens' }, /OPENAI_MAX_TOKENS_PARAMETER must be one of/],
+    ["a fallback's max-tokens parameter without a fallback", { OPENAI_API_KEY: 'sk-x', OPENAI_FALLBACK_MAX_TOKENS_PARAMETER: 'max_tokens' }, /OPENAI_FALLBACK_MAX_TOKENS_PARAMETER set without a fallback/],
     ['a temperature above 2', { OPENAI_API_KEY: 'sk-x', OPENAI_TEMPERATURE: '3' }, /OPENAI_TEMPERATURE must be a number from 0 to 2/],
     ['a seed that is not whole', { OPENAI_API_KEY: 'sk-x', OPENAI_SEED: '1.5' }, /OPENAI_SEED must be a whole number/],
     ['an unknown reasoning effort', { OPENAI_API_KEY: 'sk-x', OPENAI_REASONING_EFFORT: 'extreme' }, /OPENAI_REASONING_EFFORT must be one of/],
