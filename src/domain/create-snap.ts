@@ -14,7 +14,7 @@ import type { Caller, SnapPrediction, SnapRepository, SnapSubject } from './port
 import { namedPrediction, withoutName } from './subject-name';
 import { heldToTaxonomy } from './taxonomy';
 import { assertWithinTokens, SNAP_TEXT_TOKENS } from './text-tokens';
-import { RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
+import { nameOf, RESTRICTED_SECONDARY, RESTRICTED_SECONDARY_CODE, type SecondaryProfileCode, type SecondaryProfileName } from './profiles';
 
 export interface CreateSnapDeps extends PaidCallDeps {
   snaps: SnapRepository;
@@ -42,6 +42,8 @@ export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: 
     load: async () => subject,
     predict: (predictor, person, predictContext) => predictor.predictSnap(withoutName(person), predictContext),
     judge: ({ result, provenance }) => {
+      // The model's own secondary, before the taxonomy drops one that repeats the primary: a Visionary secondary is refused even then.
+      refuseRestrictedSecondary(result);
       const { prediction } = heldToTaxonomy(namedPrediction(result, subject.name));
       return { prediction, provenance, snapResponse: sellableResponse(subject, prediction) };
     },
@@ -53,7 +55,19 @@ export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: 
   });
 }
 
-/** The prediction as the contract shows it, if it may be sold: a Visionary secondary profile is refused (the call fails uncharged, openapi/openapi.yaml). */
+/**
+ * Refuses the model's answer when its secondary profile is Visionary, as the taxonomy
+ * reads it (the name decides; a code counts without a name), before the taxonomy's
+ * repairs: a Visionary secondary that repeats a Visionary primary is refused too, not
+ * dropped as a repeat (the call fails uncharged, openapi/openapi.yaml).
+ */
+function refuseRestrictedSecondary({ secondary_profile, secondary_code }: SnapPrediction): void {
+  if ((secondary_profile ?? (secondary_code === null ? null : nameOf(secondary_code))) === RESTRICTED_SECONDARY) {
+    throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
+  }
+}
+
+/** The prediction as the contract shows it, if it may be sold: a stored one with a Visionary secondary is refused too. */
 function sellableResponse(subject: Pick<SnapSubject, 'name'>, prediction: SnapPrediction): SnapResult['snapResponse'] {
   const { secondary_profile, secondary_code } = prediction;
   if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) {

@@ -157,7 +157,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     predictionsRepaired: new Counter({
       name: 'predictions_repaired_total',
-      help: 'Snap answers held to the taxonomy before they were stored, by rule (name-decides-code, secondary-equals-primary; openapi.yaml SnapResponse).',
+      help: 'Snap answers held to the taxonomy before they were stored, by rule (name-decides-code, secondary-equals-primary, no-profile-no-secondary; openapi.yaml SnapResponse).',
       labelNames: ['rule'] as const,
       registers: [registry],
     }),

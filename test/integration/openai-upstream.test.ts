@@ -63,7 +63,7 @@ describe('OpenAI upstream: createSnap', () => {
   test.each([
     ['fields are missing', { profile: 'Catalyst' }, { profile: 'Catalyst', primary_code: 'CT', secondary_profile: null, secondary_code: null, reasoning: null, summary: null, secondary_profile_summary: null }],
     ['fields have the wrong type', { ...PREDICTION, confidence: 3, reasoning: ['x'], summary: {} }, { ...PREDICTION, reasoning: null, summary: null }],
-    ['the profile is outside the taxonomy', { ...PREDICTION, profile: 'Wizard', primary_code: 'WZ' }, { ...PREDICTION, profile: null, primary_code: null }],
+    ['the profile is outside the taxonomy', { ...PREDICTION, profile: 'Wizard', primary_code: 'WZ' }, { ...PREDICTION, profile: null, primary_code: null, secondary_profile: null, secondary_code: null, summary: null, secondary_profile_summary: null }],
     ['the codes are missing', { ...PREDICTION, primary_code: undefined, secondary_code: undefined }, PREDICTION],
   ])('when %s, then it is still a 201 with nulls where the prediction gave nothing usable, and a confidence the evidence earned', async (_name, given, want) => {
     const { response, body } = await snapWith([reply(given)]);
@@ -71,8 +71,11 @@ describe('OpenAI upstream: createSnap', () => {
     expect(body.data.snapResponse).toEqual({ name: PERSON.name, ...want, confidence: 'Low' });
   });
 
-  test('when the secondary profile is Visionary, then it answers the contract 500 and charges nothing', async () => {
-    const { account, response, body } = await snapWith([reply({ ...PREDICTION, secondary_profile: 'Visionary', secondary_code: 'VI' })]);
+  test.each([
+    ['the secondary profile is Visionary', { secondary_profile: 'Visionary', secondary_code: 'VI' }],
+    ['both profiles are Visionary', { profile: 'Visionary', primary_code: 'VI', secondary_profile: 'Visionary', secondary_code: 'VI' }],
+  ])('when %s, then it answers the contract 500 and charges nothing', async (_name, secondary) => {
+    const { account, response, body } = await snapWith([reply({ ...PREDICTION, ...secondary })]);
     const message = 'Secondary profile predicted as Visionary which is not allowed please try it again';
     expect(response.status).toBe(500);
     expect(body).toEqual({ success: false, message, error: message, statusCode: 500, timestamp: expect.any(String) });

@@ -40,4 +40,15 @@ describe('heldToTaxonomy', () => {
     expect([prediction.secondary_profile, prediction.secondary_code]).toEqual([null, null]);
     expect(repairs).toEqual(['name-decides-code', 'secondary-equals-primary']);
   });
+
+  test('when there is no profile but a secondary or a summary, then there is no profile at all: every profile field null, the confidence Low', () => {
+    const { prediction, repairs } = heldToTaxonomy({ ...GIVEN, profile: null, primary_code: null, confidence: 'High' });
+    expect(prediction).toEqual({ ...GIVEN, profile: null, primary_code: null, secondary_profile: null, secondary_code: null, summary: null, secondary_profile_summary: null, confidence: 'Low' });
+    expect(repairs).toEqual(['no-profile-no-secondary']);
+  });
+
+  test('when there is no profile and nothing else, then only the confidence is held Low and no rule is counted', () => {
+    const nothing = { ...GIVEN, profile: null, primary_code: null, secondary_profile: null, secondary_code: null, summary: null, secondary_profile_summary: null };
+    expect(heldToTaxonomy({ ...nothing, confidence: 'Medium' })).toEqual({ prediction: { ...nothing, confidence: 'Low' }, repairs: [] });
+  });
 });
