@@ -4,7 +4,10 @@
  * the answer was lost (the connection dropped during the commit), the outcome is looked
  * up by the row's `hold_id` on a fresh connection, not guessed: after ending the
  * PostgreSQL backend that ran the statement (`pg_terminate_backend`, waiting up to 5 s),
- * so a statement still running there cannot commit after the look-up.
+ * so a statement still running there cannot commit after the look-up. Behind a pooler in
+ * transaction mode the process id is the pooler's and nothing is ended: the outcome the
+ * look-up finds may then change after it (docs/decisions.md: the item on one statement per
+ * batch).
  */
 import type { Knex } from 'knex';
 import { StatementFailed, toNumber } from './database';

@@ -90,7 +90,9 @@ class StreamedAnswer {
     const delta = isJsonObject(choice['delta']) ? choice['delta'] : {};
     const text = typeof delta['content'] === 'string' ? delta['content'] : '';
     const refused = typeof delta['refusal'] === 'string' ? delta['refusal'] : '';
-    if (text !== '' || refused !== '') this.tally.textChunks += 1;
+    // Reasoning a server streams (vLLM, llama.cpp, DeepSeek: `reasoning_content`; others: `reasoning`) is generated, and billed, too.
+    const reasoned = [delta['reasoning_content'], delta['reasoning']].some((each) => typeof each === 'string' && each !== '');
+    if (text !== '' || refused !== '' || reasoned) this.tally.textChunks += 1;
     this.content += text;
     this.refusal += refused;
     if (typeof choice['finish_reason'] === 'string') this.finishReason = choice['finish_reason'];

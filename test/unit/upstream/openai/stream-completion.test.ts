@@ -21,6 +21,13 @@ describe('readStream', () => {
     expect(tally.textChunks).toBe(2);
   });
 
+  test('when a server streams reasoning before the answer and the stream is cut, then each reasoning chunk counts as a completion token, not the answer', async () => {
+    const tally = newTally();
+    const thinking = (field: string, text: string) => ({ model: 'm', choices: [{ index: 0, delta: { [field]: text }, finish_reason: null }] });
+    await expect(readStream(sse(thinking('reasoning_content', 'Weigh'), thinking('reasoning', ' the notes'), delta('{"a"')), tally)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(tally.textChunks).toBe(3);
+  });
+
   test('when an event carries an error, then it is an APIError, as the SDK reads one', async () => {
     await expect(readStream(sse(delta('{'), { error: { message: 'overloaded', code: 'server_error' } }), newTally())).rejects.toBeInstanceOf(APIError);
   });
