@@ -1,6 +1,7 @@
 /**
- * One paid call, as both POST routes make it (docs/credit-holds.md): refuse an account
- * past its failure budget, claim the Idempotency-Key, hold a credit, predict, then store
+ * One paid call, as both POST routes make it (docs/credit-holds.md): claim the
+ * Idempotency-Key (or replay what it completed), refuse an account past its failure
+ * budget, hold a credit, predict, then store
  * the result and turn the hold into the charge in one statement. A failure after the
  * claim stores nothing and charges nothing: the upstream calls it paid for are recorded
  * as failed-call usage, with the failure's kind (domain/failure-kind.ts) once a credit
@@ -69,13 +70,14 @@ export interface PaidCall<Subject, Answer, Judged, Result> {
 
 export async function paidCall<Subject, Answer, Judged, Result>(deps: PaidCallDeps, call: PaidCall<Subject, Answer, Judged, Result>): Promise<Idempotent<Result>> {
   const { accountId } = call.caller;
-  await assertWithinFailureBudget(deps.failureBudget, accountId, call.operation);
+  // A retry of a call that succeeded gets its result, whatever the account's failures since.
   const key = await claimKey(deps.idempotency, { accountId, key: call.context.idempotencyKey, operation: call.operation, input: call.input });
   if (key.replayOf !== undefined) return { result: await call.replay(key.replayOf), replayed: true };
   const spends: UpstreamSpend[] = [];
   let hold: CreditHold | undefined;
   let answered = false;
   try {
+    await assertWithinFailureBudget(deps.failureBudget, accountId, call.operation);
     const subject = await call.load();
     hold = await holdCredit(deps.credits, accountId, call.operation);
     const judged = await predict(deps, call, subject, spends);

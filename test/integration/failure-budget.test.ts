@@ -54,6 +54,23 @@ async function snapStatuses(server: TestServer, apiKey: string, count: number): 
 }
 
 describe('failure budget', () => {
+  test('when an account is past its budget, then a retry of a call that succeeded still gets its result, and a new call is 429', async () => {
+    const server = await start({ RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`, FAILURE_BUDGET_CALLS: '2' });
+    const account = await createAccount(server, 5);
+    const key = randomUUID();
+    fake.script(reply(UPSTREAM_PREDICTION));
+    const first = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    fake.always(reply(VISIONARY));
+    expect((await snapStatuses(server, account.apiKey, 3)).map((response) => response.status)).toEqual([500, 500, 429]);
+
+    const retried = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey, 'idempotency-key': key });
+
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect((await bodyOf(retried)).data).toEqual((await bodyOf(first)).data);
+    expect((await snapStatuses(server, account.apiKey, 1))[0]?.status).toBe(429);
+  });
+
   test('when 30 snaps are steered to a Visionary secondary, then only the default budget of 10 reaches the upstream and the rest are 429 with Retry-After', async () => {
     const server = await start({ RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
     fake.always(reply(VISIONARY));
