@@ -2,7 +2,10 @@
  * Idempotency-Key (docs/api.md, "Calling the API"): within 24 hours a replay with the same key and body
  * returns the first success unchanged (rebuilt from the stored row) and charges nothing; the same key with another
  * body is 422; a replay while the first call runs is 409 with Retry-After. Failures release the key;
- * a claim is kept alive by its call (the repository renews it) and lapses soon after that call dies.
+ * a claim is kept alive by its call (the repository renews it) and lapses soon after that call dies,
+ * or when the database refuses its renewals for longer than the lapse (an outage of about 15 s):
+ * a retry may then take the key over and call the upstream while the first call still runs;
+ * only one of them can complete the key and charge (the charge checks the claim under its row lock).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from './app-error';
