@@ -86,11 +86,11 @@ export function planFromEnv(env: NodeJS.ProcessEnv, base: PlanOptions): PlanOpti
   if (descriptions !== 1 && descriptions !== 3) throw new Error('EVAL_DESCRIPTIONS must be 1 or 3');
   return {
     halves: halves as Half[],
-    people: integerFromEnv(env, 'EVAL_PEOPLE', base.people, 1, 1000),
+    people: integerFromEnv(env, 'EVAL_PEOPLE', base.people, 1, 100_000),
     descriptions,
     names: integerFromEnv(env, 'EVAL_NAMES', base.names, 1, 6),
     repeats: integerFromEnv(env, 'EVAL_REPEATS', base.repeats, 1, 3),
-    noEvidence: integerFromEnv(env, 'EVAL_NO_EVIDENCE', base.noEvidence, 0, 1000),
-    foreign: integerFromEnv(env, 'EVAL_FOREIGN', base.foreign, 0, 1000),
+    noEvidence: integerFromEnv(env, 'EVAL_NO_EVIDENCE', base.noEvidence, 0, 100_000),
+    foreign: integerFromEnv(env, 'EVAL_FOREIGN', base.foreign, 0, 100_000),
   };
 }

@@ -6,7 +6,7 @@
  *
  * Environment (each optional):
  *   EVAL_HALVES          dev,held-out (default both)
- *   EVAL_PEOPLE          people per half, spread over the profiles (default all: 483 development, 180 held-out)
+ *   EVAL_PEOPLE          people per half, spread over the profiles (default all: 1,682 development, 180 held-out)
  *   EVAL_DESCRIPTIONS    1 or 3 (default 3)
  *   EVAL_NAMES           names the original is sent under, 1-6 (default 6)
  *   EVAL_REPEATS         sends of the original under the first name, 1-3 (default 3)
