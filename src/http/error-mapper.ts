@@ -57,9 +57,10 @@ export const errorMapper = (isOutage: OutageClassifier): ErrorRequestHandler => 
 
 function toAppError(err: unknown, req: Request, isOutage: OutageClassifier): AppError {
   if (err instanceof AppError) return err;
-  if (isOutage(err)) return new AppError({ kind: 'unavailable', message: MESSAGES.serviceUnavailable, cause: err });
+  // First: a body the client stopped sending fails with a network code (ECONNABORTED), which is no outage of ours.
   const bodyParserError = fromBodyParser(err);
   if (bodyParserError) return bodyParserError;
+  if (isOutage(err)) return new AppError({ kind: 'unavailable', message: MESSAGES.serviceUnavailable, cause: err });
   const validatorError = fromValidator(err, req);
   if (validatorError) return validatorError;
   return new AppError({ kind: 'internal', message: MESSAGES.internalError, cause: err });

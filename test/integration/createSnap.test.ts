@@ -209,9 +209,9 @@ describe('createSnap', () => {
     expect(await balanceOf(server, account.accountId)).toBe(1);
   });
 
-  test('when the body has an unsupported Content-Encoding, then it answers 415 naming the encodings', async () => {
+  test.each(['compress', 'zstd', 'gzip, zstd'])('when the body has an unsupported Content-Encoding (%s), then it answers 415 naming the encodings, on every Node', async (encoding) => {
     const account = await createAccount(server, 1);
-    await expectFailure(await postEncoded(account, 'compress', Buffer.from(JSON.stringify(PERSON))), 415, 'Content-Encoding must be gzip, deflate, br or identity');
+    await expectFailure(await postEncoded(account, encoding, Buffer.from(JSON.stringify(PERSON))), 415, 'Content-Encoding must be gzip, deflate, br or identity');
   });
 
   test('when the route does not exist, then it answers 404 in the envelope', async () => {

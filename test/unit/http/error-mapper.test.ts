@@ -66,6 +66,11 @@ describe('errorMapper', () => {
     expect(map(Object.assign(new Error('x'), { type }))).toMatchObject({ status, body: { message } });
   });
 
+  test('when a body the client stopped sending fails with a network code, then it is the client\'s 400, not an outage\'s 503', () => {
+    // body-parser's `request.aborted` carries ECONNABORTED, which the composition root's classifier calls an outage; here, the stub's code.
+    expect(map(Object.assign(new Error('request aborted'), { type: 'request.aborted', code: 'ECONNREFUSED' }))).toMatchObject({ status: 400 });
+  });
+
   test.each([
     ['gzip or deflate', 'Z_DATA_ERROR', 'incorrect header check'],
     ['a truncated stream', 'Z_BUF_ERROR', 'unexpected end of file'],
