@@ -7,37 +7,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Ajv from 'ajv/dist/core';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import { jsonBody } from '../../../src/http/json-body';
 import { specValidator } from '../../../src/http/openapi/spec-validator';
 import { warmUpSpecValidator } from '../../../src/http/openapi/validator-warm-up';
 import { SPEC_PATHS } from '../../../src/support/project-root';
+import { compilesDuring, serveValidator } from '../../support/validator-compiles';
 
 const snapBody = JSON.stringify({ name: 'A', notes: 'Checks every figure twice.' });
-
-async function serve(bodyParsing: RequestHandler[], validator: ReturnType<typeof specValidator>): Promise<{ server: Server; url: string }> {
-  const app = express();
-  app.use(bodyParsing, validator, (_req: unknown, res: express.Response) => void res.status(204).end());
-  const refused: ErrorRequestHandler = (_error, _req, res, _next) => void res.status(400).end();
-  app.use(refused);
-  const server = createServer(app).listen({ port: 0, host: '127.0.0.1' });
-  await once(server, 'listening');
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** Schemas the library adds to Ajv while `send` runs: what it compiles for a request it has not seen the like of. */
-async function compilesDuring(send: () => Promise<void>): Promise<number> {
-  const added = jest.spyOn(Ajv.prototype, 'addSchema');
-  try {
-    await send();
-    return added.mock.calls.length;
-  } finally {
-    added.mockRestore();
-  }
-}
 
 async function post(url: string, contentType: string, body?: string): Promise<number> {
   const response = await fetch(`${url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': contentType }, ...(body !== undefined && { body }) });
@@ -48,7 +27,7 @@ async function post(url: string, contentType: string, body?: string): Promise<nu
 test("when the library sees a Content-Type parameter it has not seen, then it compiles the route's checks again", async () => {
   const validator = specValidator(SPEC_PATHS.public, false);
   await warmUpSpecValidator(validator, SPEC_PATHS.public);
-  const { server, url } = await serve([express.json({ type: 'application/json' })], validator);
+  const { server, url } = await serveValidator([express.json({ type: 'application/json' })], validator);
   try {
     expect(await compilesDuring(async () => void (await post(url, `application/json; x=${randomUUID()}`, snapBody)))).toBeGreaterThan(0);
   } finally {
@@ -59,7 +38,7 @@ test("when the library sees a Content-Type parameter it has not seen, then it co
 test('when requests vary the parameters, or without a body the media type, or send 8,000 semicolons, then a warmed validator behind jsonBody compiles nothing and each is answered', async () => {
   const validator = specValidator(SPEC_PATHS.public, false);
   await warmUpSpecValidator(validator, SPEC_PATHS.public);
-  const { server, url } = await serve(jsonBody(), validator);
+  const { server, url } = await serveValidator(jsonBody(), validator);
   const statuses: number[] = [];
   try {
     const compiles = await compilesDuring(async () => {

@@ -5,38 +5,12 @@
  * stops doing that (the warm-up would then be dead code); the second, when the warm-up no
  * longer spares a route's first request its compile.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Ajv from 'ajv/dist/core';
-import express, { type ErrorRequestHandler } from 'express';
 import { jsonBody } from '../../../../src/http/json-body';
 import { listOperations } from '../../../../src/http/openapi/operations';
 import { specValidator } from '../../../../src/http/openapi/spec-validator';
 import { warmUpSpecValidator } from '../../../../src/http/openapi/validator-warm-up';
 import { SPEC_PATHS } from '../../../../src/support/project-root';
-
-/** An app with the validator in front of a handler that answers 204, and its error answered 400. */
-async function serve(validator: ReturnType<typeof specValidator>): Promise<{ server: Server; url: string }> {
-  const app = express();
-  app.use(jsonBody(), validator, (_req: unknown, res: express.Response) => void res.status(204).end());
-  const refused: ErrorRequestHandler = (_error, _req, res, _next) => void res.status(400).end();
-  app.use(refused);
-  const server = createServer(app).listen({ port: 0, host: '127.0.0.1' });
-  await once(server, 'listening');
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** The library adds a route's schemas to its Ajv instances (`addSchema`, then compiled by `getSchema`) when it builds the route's checks: counted while `send` runs. */
-async function compilesDuring(send: () => Promise<void>): Promise<number> {
-  const added = jest.spyOn(Ajv.prototype, 'addSchema');
-  try {
-    await send();
-    return added.mock.calls.length;
-  } finally {
-    added.mockRestore();
-  }
-}
+import { compilesDuring, serveValidator } from '../../../support/validator-compiles';
 
 const snapBody = JSON.stringify({ name: 'A', notes: 'Checks every figure twice.' });
 
@@ -44,7 +18,7 @@ describe('warmUpSpecValidator', () => {
   const postRoutes = listOperations(SPEC_PATHS.public).filter((op) => op.method === 'post');
 
   test('when a validator has not been warmed, then the first request to a route compiles its checks and the second compiles nothing', async () => {
-    const { server, url } = await serve(specValidator(SPEC_PATHS.public, false));
+    const { server, url } = await serveValidator(jsonBody(), specValidator(SPEC_PATHS.public, false));
     const send = async (): Promise<void> => {
       const response = await fetch(`${url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: snapBody });
       await response.arrayBuffer();
@@ -74,7 +48,7 @@ describe('warmUpSpecValidator', () => {
     expect(postRoutes.map((op) => op.path)).toEqual(expect.arrayContaining(['/api/v1/snap', '/api/v1/snap/comms']));
     const validator = specValidator(SPEC_PATHS.public, false);
     await warmUpSpecValidator(validator, SPEC_PATHS.public);
-    const { server, url } = await serve(validator);
+    const { server, url } = await serveValidator(jsonBody(), validator);
     try {
       for (const { path } of postRoutes) {
         const compiles = await compilesDuring(async () => {
