@@ -23,7 +23,7 @@ import { MESSAGES } from './messages';
 import type { CommsAnalysis, DraftAnalysis, DraftIssue, StoredSnap } from './ports';
 import { namedAnalysis } from './subject-name';
 
-/** How a text cut to its limit ends (src/upstream/bounded-output.ts). */
+/** How a text cut to its limit ends (src/domain/bounded-output.ts). */
 const CUT = '…';
 
 /** Fewer words than this is no summary ("2022-01-01", "N/A"). */

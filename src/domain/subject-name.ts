@@ -4,8 +4,10 @@
  * given it. A predictor gets the subject without its name and writes its texts about
  * SUBJECT_REFERENCE; the use case puts the name in afterwards, so the texts stored and
  * returned read as if written with it. Excerpts of a draft and its rewrite are the
- * caller's own text and stay as written.
+ * caller's own text and stay as written. A name is longer than the reference (up to 200
+ * characters), so the named texts are held to the spec's limits again (bounded-output.ts).
  */
+import { boundCommsAnalysis, boundSnapPrediction } from './bounded-output';
 import type { AnonymousSubject, CommsAnalysis, DraftAnalysis, SnapPrediction, SnapSubject } from './ports';
 
 /** How a predictor's texts refer to the person ("The person is a Steward …"). */
@@ -24,12 +26,12 @@ export function withoutName({ notes, ageRange, jobType }: SnapSubject): Anonymou
 /** A prediction's texts with the person's name where the predictor wrote SUBJECT_REFERENCE. */
 export function namedPrediction(prediction: SnapPrediction, name: string): SnapPrediction {
   const put = naming(name);
-  return {
+  return boundSnapPrediction({
     ...prediction,
     reasoning: put(prediction.reasoning),
     summary: put(prediction.summary),
     secondary_profile_summary: put(prediction.secondary_profile_summary),
-  };
+  });
 }
 
 /** An analysis's advice with the person's name where the predictor wrote SUBJECT_REFERENCE. */
@@ -40,7 +42,7 @@ export function namedAnalysis(analysis: CommsAnalysis, name: string): CommsAnaly
     ...given,
     issues: given.issues.map((issue) => ({ ...issue, suggestion: put(issue.suggestion) })),
   });
-  return {
+  return boundCommsAnalysis({
     ...analysis,
     summary: put(analysis.summary),
     do: all(analysis.do),
@@ -48,7 +50,7 @@ export function namedAnalysis(analysis: CommsAnalysis, name: string): CommsAnaly
     phrases_to_use: all(analysis.phrases_to_use),
     phrases_to_avoid: all(analysis.phrases_to_avoid),
     draft_analysis: analysis.draft_analysis && draft(analysis.draft_analysis),
-  };
+  });
 }
 
 function naming(name: string): <T extends string | null>(text: T) => T {

@@ -3,7 +3,7 @@
  * Same input, same output; no network, no randomness, no clock. Its texts are held to
  * the spec's limits like the model's (a long goal or draft is quoted in them).
  */
-import { boundCommsAnalysis, boundSnapPrediction } from '../bounded-output';
+import { boundCommsAnalysis, boundSnapPrediction } from '../../domain/bounded-output';
 import { analyseCommsEmbedded } from './comms-analysis';
 import { predictSnapEmbedded } from './snap-prediction';
 import type { AnonymousSubject, CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction } from '../../domain/ports';

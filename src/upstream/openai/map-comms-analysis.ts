@@ -4,7 +4,7 @@
  * limits. Without a draft in the request, draft_analysis is null whatever the model sent.
  */
 import type { CommsAnalysis } from '../../domain/ports';
-import { boundCommsAnalysis } from '../bounded-output';
+import { boundCommsAnalysis } from '../../domain/bounded-output';
 import { mapDraftAnalysis } from './map-draft-analysis';
 import { readString, readStringList, type JsonObject } from './read-json-values';
 import { resolveProfile } from './resolve-profile';

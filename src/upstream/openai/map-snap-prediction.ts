@@ -5,7 +5,7 @@
  */
 import { isConfidence } from '../../domain/profiles';
 import type { SnapPrediction } from '../../domain/ports';
-import { boundSnapPrediction } from '../bounded-output';
+import { boundSnapPrediction } from '../../domain/bounded-output';
 import { readString, type JsonObject } from './read-json-values';
 import { resolveProfile } from './resolve-profile';
 

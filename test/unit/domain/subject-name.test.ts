@@ -1,4 +1,5 @@
 import type { CommsAnalysis, SnapPrediction } from '../../../src/domain/ports';
+import { OUTPUT_LIMITS } from '../../../src/domain/bounded-output';
 import { namedAnalysis, namedPrediction, withoutName } from '../../../src/domain/subject-name';
 
 const PREDICTION: SnapPrediction = {
@@ -66,5 +67,23 @@ describe('namedAnalysis', () => {
       phrases_to_use: ['Sam'],
       draft_analysis: { fit_score: 50, issues: [{ excerpt: 'Hi the person', suggestion: 'Greet Sam warmly.' }], rewrite: 'Hi the person' },
     });
+  });
+});
+
+describe('a long name put in', () => {
+  const longName = `Ada ${'Lovelace-Byron '.repeat(12).trim()}`.slice(0, 200);
+
+  test('when texts at their limits get a 200-character name, then they stay within the spec\'s limits, cut as the bound cuts', () => {
+    const summary = `${'Give the person the data first. '.repeat(320)}`.slice(0, OUTPUT_LIMITS.textChars);
+    const advice = `${'Let the person decide. '.repeat(50)}`.slice(0, OUTPUT_LIMITS.adviceChars);
+    const named = namedAnalysis(
+      { profile: 'Steward', primary_code: 'SW', summary, do: [advice], dont: [advice], phrases_to_use: [], phrases_to_avoid: [], draft_analysis: { fit_score: 1, issues: [{ excerpt: 'x', suggestion: advice }], rewrite: 'x' } },
+      longName,
+    );
+
+    expect([named.do[0]!.length, named.dont[0]!.length, named.draft_analysis!.issues[0]!.suggestion.length].every((length) => length <= OUTPUT_LIMITS.adviceChars)).toBe(true);
+    expect(named.summary!.length).toBeLessThanOrEqual(OUTPUT_LIMITS.textChars);
+    expect(named.do[0]!.endsWith('…')).toBe(true);
+    expect(namedPrediction({ ...PREDICTION, reasoning: summary }, longName).reasoning!.length).toBeLessThanOrEqual(OUTPUT_LIMITS.textChars);
   });
 });

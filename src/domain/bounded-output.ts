@@ -8,7 +8,7 @@
  * fewer than the code points the spec's `maxLength` counts, and a cut never splits a
  * surrogate pair.
  */
-import type { CommsAnalysis, DraftAnalysis, DraftIssue, SnapPrediction } from '../domain/ports';
+import type { CommsAnalysis, DraftAnalysis, DraftIssue, SnapPrediction } from './ports';
 
 /** The spec's `maxLength` and `maxItems` of generated fields (test/unit checks them against the spec). */
 export const OUTPUT_LIMITS = {

@@ -7,7 +7,7 @@ import {
   firstItems,
   OUTPUT_LIMITS,
   truncateText,
-} from '../../../src/upstream/bounded-output';
+} from '../../../src/domain/bounded-output';
 import type { CommsAnalysis, SnapPrediction } from '../../../src/domain/ports';
 
 describe('truncateText', () => {
