@@ -153,9 +153,10 @@ function secureUrl(read: EnvReader, name: string): string | undefined {
   throw new ConfigError(name, 'is a plain http: URL to a host other than this machine: the API key would be sent in clear. Use https:, or set OPENAI_ALLOW_INSECURE_HTTP=true for a private network you trust');
 }
 
+/** `localhost`, 127.0.0.0/8 or ::1; not a name under `.localhost`, which a resolver may send to DNS. */
 function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function readBounds(read: EnvReader, env: Env): Omit<OpenAiConfig, 'primary' | 'fallback'> {

@@ -67,6 +67,8 @@ export class CachedCallerRepository implements CallerRepository {
   private readonly inFlight = new Map<string, Promise<Caller | null>>();
   /** Hashes the last answered poll reported deactivated: never remembered as found again. */
   private deactivated = new Set<string>();
+  /** The keys forgotten while a poll was under way: its answer, read before, may not hold them. */
+  private forgottenDuringPoll = new Set<string>();
   /** When the last answered poll began (-Infinity: none yet). */
   private polledAt = Number.NEGATIVE_INFINITY;
   private polling: Promise<void> | undefined;
@@ -103,6 +105,7 @@ export class CachedCallerRepository implements CallerRepository {
    */
   forget(keyHash: string): void {
     this.deactivated.add(keyHash);
+    if (this.polling) this.forgottenDuringPoll.add(keyHash);
     this.found.delete(keyHash);
   }
 
@@ -137,11 +140,12 @@ export class CachedCallerRepository implements CallerRepository {
       try {
         const hashes = await this.source.deactivatedWithin(POLL_WINDOW_SECONDS);
         for (const hash of hashes) this.forget(hash);
-        this.deactivated = new Set(hashes);
+        this.deactivated = new Set([...hashes, ...this.forgottenDuringPoll]);
         this.polledAt = startedAt;
       } catch {
         // The database did not answer: remembered keys stop being trusted after trustMs.
       } finally {
+        this.forgottenDuringPoll.clear();
         this.polling = undefined;
       }
     })();

@@ -87,6 +87,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: url }).openai?.primary.baseUrl).toBe(url);
   });
 
+  test('when the base URL is plain http: to a name under .localhost, then it is refused like any other host: a resolver may send it to DNS', () => {
+    expect(() => loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://models.localhost:8080/v1' })).toThrow(/OPENAI_BASE_URL is a plain http: URL to a host other than this machine/);
+  });
+
   test('when OPENAI_ALLOW_INSECURE_HTTP is true, then a plain http: URL to another host is accepted', () => {
     const url = 'http://vllm.internal:8000/v1';
     expect(loadConfig({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: url, OPENAI_ALLOW_INSECURE_HTTP: 'true' }).openai?.primary.baseUrl).toBe(url);

@@ -145,6 +145,27 @@ describe('CachedCallerRepository', () => {
     expect(table.lookups).toBe(2);
   });
 
+  test('when a key is forgotten here while a poll that read the table before it is under way, then neither the poll nor a lookup begun before brings it back', async () => {
+    let answerPoll: (hashes: string[]) => void = () => undefined;
+    let answerLookup: (caller: Caller | null) => void = () => undefined;
+    let deactivated = false;
+    const source = {
+      deactivatedWithin: () => new Promise<string[]>((resolve) => (answerPoll = resolve)),
+      findByKeyHash: (hash: string) => (deactivated ? Promise.resolve(null) : new Promise<Caller | null>((resolve) => (answerLookup = resolve))).then((caller) => (hash === 'h1' ? caller : null)),
+    };
+    const cache = new CachedCallerRepository(source, options);
+    const early = cache.findByKeyHash('h1');
+    const polling = cache.poll();
+    deactivated = true;
+    cache.forget('h1');
+    answerPoll([]);
+    await polling;
+    answerLookup(ada);
+    await early;
+
+    expect(await cache.findByKeyHash('h1')).toBeNull();
+  });
+
   test('when polls fail, then a remembered key is trusted for trustMs after its lookup and then asked for per request', async () => {
     const table = keyTable({ h1: ada });
     const cache = new CachedCallerRepository(table, options);
