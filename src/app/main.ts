@@ -32,7 +32,11 @@ async function main(): Promise<void> {
   }
   let shuttingDown = false;
   const shutdown = (signal: string) => {
-    if (shuttingDown) return;
+    // A second signal (an impatient operator, a supervisor repeating its SIGTERM) must not cut the calls the first one lets finish.
+    if (shuttingDown) {
+      logger.info({ signal }, 'already shutting down: the requests in flight still finish');
+      return;
+    }
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     server.close().then(
@@ -46,8 +50,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 }
 
 main().catch((err: unknown) => {

@@ -155,4 +155,41 @@ describe('drain on SIGTERM', () => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     }
   });
+  test('when a second SIGTERM and a SIGINT arrive while it drains, then the calls in flight still finish (201) and it exits 0', async () => {
+    let answer: () => void = () => undefined;
+    fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
+    const server = await spawnServer({
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
+      OPENAI_API_KEY: 'sk-test-0123456789',
+      OPENAI_BASE_URL: fake.baseURL,
+      ...FAKE_UPSTREAM_SPEED,
+      OPENAI_TIMEOUT_SECONDS: '60',
+      OPENAI_MAX_RETRIES: '0',
+    });
+    try {
+      const created = await fetch(`${server.adminUrl}/admin/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify({ name: 'drain twice', credits: 10 }),
+      });
+      const { apiKey } = ((await created.json()) as { data: { apiKey: string } }).data;
+      const inFlight = Array.from({ length: 2 }, () => sendNow(server.url, apiKey));
+      await until(() => fake.inFlight() === 2, 60_000, 50);
+
+      server.child.kill('SIGTERM');
+      await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
+      server.child.kill('SIGTERM');
+      server.child.kill('SIGINT');
+      await until(() => logged(server, 'already shutting down: the requests in flight still finish') === 2, 60_000, 20);
+      answer();
+
+      const outcomes = await Promise.all(inFlight);
+      expect(outcomes.map((o) => ('status' in o ? o.status : o.failed))).toEqual([201, 201]);
+      expect(await server.exited).toBe(0);
+    } finally {
+      answer();
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  });
 });
