@@ -109,7 +109,8 @@ describe('drain on SIGTERM', () => {
     await fake.close();
   });
 
-  test('when the process gets SIGTERM with requests in flight and connections accepted but not yet read, then every one is answered (201, or 503 with Connection: close), none is reset, and it exits 0', async () => {
+  /** The built service against the fake upstream, whose answers wait for `answer()`, and an account of `credits`. */
+  async function startHeldService(name: string, credits: number): Promise<{ server: SpawnedServer; apiKey: string; answer: () => void }> {
     let answer: () => void = () => undefined;
     fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
     const server = await spawnServer({
@@ -121,13 +122,18 @@ describe('drain on SIGTERM', () => {
       OPENAI_TIMEOUT_SECONDS: '60',
       OPENAI_MAX_RETRIES: '0',
     });
+    const created = await fetch(`${server.adminUrl}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', connection: 'close' },
+      body: JSON.stringify({ name, credits }),
+    });
+    const { apiKey } = ((await created.json()) as { data: { apiKey: string } }).data;
+    return { server, apiKey, answer: () => answer() };
+  }
+
+  test('when the process gets SIGTERM with requests in flight and connections accepted but not yet read, then every one is answered (201, or 503 with Connection: close), none is reset, and it exits 0', async () => {
+    const { server, apiKey, answer } = await startHeldService('drain', 200);
     try {
-      const created = await fetch(`${server.adminUrl}/admin/v1/accounts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', connection: 'close' },
-        body: JSON.stringify({ name: 'drain', credits: 200 }),
-      });
-      const { apiKey } = ((await created.json()) as { data: { apiKey: string } }).data;
 
       // In flight: six calls waiting on the upstream.
       const inFlight = Array.from({ length: 6 }, () => sendNow(server.url, apiKey));
@@ -156,24 +162,8 @@ describe('drain on SIGTERM', () => {
     }
   });
   test('when a second SIGTERM and a SIGINT arrive while it drains, then the calls in flight still finish (201) and it exits 0', async () => {
-    let answer: () => void = () => undefined;
-    fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
-    const server = await spawnServer({
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
-      OPENAI_API_KEY: 'sk-test-0123456789',
-      OPENAI_BASE_URL: fake.baseURL,
-      ...FAKE_UPSTREAM_SPEED,
-      OPENAI_TIMEOUT_SECONDS: '60',
-      OPENAI_MAX_RETRIES: '0',
-    });
+    const { server, apiKey, answer } = await startHeldService('drain twice', 10);
     try {
-      const created = await fetch(`${server.adminUrl}/admin/v1/accounts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', connection: 'close' },
-        body: JSON.stringify({ name: 'drain twice', credits: 10 }),
-      });
-      const { apiKey } = ((await created.json()) as { data: { apiKey: string } }).data;
       const inFlight = Array.from({ length: 2 }, () => sendNow(server.url, apiKey));
       await until(() => fake.inFlight() === 2, 60_000, 50);
 
