@@ -70,7 +70,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
   // One Redis client for the rate limit and the failure budget; it connects while the migrations run.
-  const redis = config.redisUrl ? createSharedRedis({ url: config.redisUrl, logger }) : undefined;
+  const redis = config.redisUrl ? createSharedRedis({ url: config.redisUrl, logger, writeProbeKey: `${config.rateLimitRedisPrefix}redis-writable` }) : undefined;
   const rateLimit = createRateLimitStore(redis, { prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000 });
   const accountRateLimit = createRateLimitStore(redis, { prefix: `${config.rateLimitRedisPrefix}account:`, windowMs: config.rateLimitWindowSeconds * 1000 });
   const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });

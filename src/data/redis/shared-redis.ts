@@ -10,9 +10,14 @@
  *   process does not take its own lag for a silent Redis (withTimeoutAfterIo). That call,
  *   and every one after it, is answered by this process's own count, without waiting.
  * - Back: the client reconnects on its own (its reconnect strategy); every `everyMs` a
- *   PING (and, while Redis is unavailable, the users' setup such as loading scripts)
- *   decides. So an idle process notices a dead Redis too, and a Redis that answers again
- *   is used again within `everyMs`. Each change is logged once.
+ *   PING (and, while Redis is unavailable, a write of `writeProbeKey` and the users' setup
+ *   such as loading scripts) decides. So an idle process notices a dead Redis too, a Redis
+ *   that answers again is used again within `everyMs`, and one that answers but refuses
+ *   writes (a replica after a failover: READONLY; a failed snapshot: MISCONF) stays
+ *   unavailable instead of coming back each second to fail the next count. Each change is
+ *   logged once.
+ * - Closing waits `answerWithinMs` at most for what is queued, then drops the connection:
+ *   a silent Redis must not keep a shutdown from ending.
  */
 import type { RedisClientType } from '@redis/client';
 import type { Logger } from '../../support/logger';
@@ -37,6 +42,8 @@ export interface SharedRedis {
 export interface SharedRedisOptions {
   url: string;
   logger: Logger;
+  /** A key of this deployment's (its prefix) that a write probe sets, for a moment, before Redis is used again. */
+  writeProbeKey: string;
   /** A call, PING or setup not answered within this makes Redis unavailable. */
   answerWithinMs?: number;
   /** Delay between PINGs (and attempts to use Redis again while it is unavailable). */
@@ -44,7 +51,7 @@ export interface SharedRedisOptions {
 }
 
 export function createSharedRedis(options: SharedRedisOptions): SharedRedis {
-  const { url, logger, answerWithinMs = 2000, everyMs = 1000 } = options;
+  const { url, logger, writeProbeKey, answerWithinMs = 2000, everyMs = 1000 } = options;
   let client: RedisClientType | undefined;
   const setups: Array<() => Promise<unknown>> = [];
   let up = false;
@@ -77,6 +84,7 @@ export function createSharedRedis(options: SharedRedisOptions): SharedRedis {
   const attach = () => {
     attaching ??= (async () => {
       await bounded(send(['PING']));
+      await bounded(send(['SET', writeProbeKey, '1', 'PX', String(everyMs)]));
       // Afresh at every return: a Redis that restarted has lost its scripts.
       for (const setup of setups) await bounded(setup());
     })()
@@ -134,8 +142,9 @@ export function createSharedRedis(options: SharedRedisOptions): SharedRedis {
       up = false;
       clearInterval(timer);
       if (!client) return;
-      if (client.isOpen) await client.close();
-      else client.destroy();
+      const open = client;
+      if (open.isOpen) await withTimeout(open.close(), answerWithinMs).catch(() => open.destroy());
+      else open.destroy();
     },
   };
 }

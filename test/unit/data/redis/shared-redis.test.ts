@@ -18,6 +18,9 @@ class FakeClient {
   connects = true;
   isOpen = false;
   closed = false;
+  /** A silent Redis: close() waits for the queued commands' answers, which never come. */
+  closeHangs = false;
+  destroyed = false;
 
   on(): this {
     return this;
@@ -38,13 +41,16 @@ class FakeClient {
     return Promise.resolve('OK');
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    if (this.closeHangs) return new Promise(() => undefined);
     this.closed = true;
     this.isOpen = false;
+    return Promise.resolve();
   }
 
   destroy(): void {
     this.closed = true;
+    this.destroyed = true;
   }
 }
 
@@ -54,7 +60,7 @@ jest.mock('@redis/client', () => ({ createClient: () => client }));
 function setUp(): { redis: SharedRedis; warnings: string[]; setups: () => number } {
   const warnings: string[] = [];
   const logger = { warn: (...args: unknown[]) => warnings.push(String(args.at(-1))), debug: () => undefined } as never;
-  const redis = createSharedRedis({ url: 'redis://fake', logger, answerWithinMs: 2000, everyMs: 1000 });
+  const redis = createSharedRedis({ url: 'redis://fake', logger, writeProbeKey: 'pps:redis-writable', answerWithinMs: 2000, everyMs: 1000 });
   let setups = 0;
   redis.onAttach(async () => {
     setups += 1;
@@ -211,6 +217,36 @@ describe('SharedRedis', () => {
     expect(redis.available()).toBe(true);
     expect(warnings).toEqual([DOWN, BACK]);
     await redis.close();
+  });
+
+  test('when Redis answers PING and the setup but refuses writes (a replica after a failover: READONLY), then it stays unavailable, warned once, instead of coming back each second', async () => {
+    client.refused.add('SET');
+    client.refused.add('EVALSHA');
+    const { redis, warnings } = setUp();
+    await redis.start();
+
+    for (let second = 0; second < 3; second += 1) {
+      expect(await count(redis, 'EVALSHA')).toBe('local');
+      await jest.advanceTimersByTimeAsync(1000);
+    }
+    expect([redis.available(), warnings]).toEqual([false, [DOWN]]);
+
+    client.refused.clear();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect([redis.available(), warnings]).toEqual([true, [DOWN, BACK]]);
+    await redis.close();
+  });
+
+  test('when Redis has gone silent, then closing drops the connection after the bound instead of waiting for ever', async () => {
+    const { redis } = setUp();
+    await redis.start();
+    client.closeHangs = true;
+
+    const closing = redis.close();
+    await jest.advanceTimersByTimeAsync(2000);
+    await closing;
+
+    expect(client.destroyed).toBe(true);
   });
 
   test('when readiness asks, then a PING that fails makes Redis unavailable, and a check while unavailable rejects at once', async () => {
