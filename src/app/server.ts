@@ -16,6 +16,10 @@ import type { Logger } from '../support/logger';
 import { ConnectionDrain } from './drain';
 import { checkReadiness, readinessProbes } from './readiness';
 import { createServices, type Services } from './services';
+import { WorkInFlight } from '../support/work-in-flight';
+
+/** How long a shutdown waits, once the connections are closed, for handlers still settling: a few statements (the chart's grace period leaves 10 s past the drain). */
+const SETTLE_AFTER_DRAIN_MS = 5000;
 
 export interface RunningServer {
   services: Services;
@@ -29,7 +33,8 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const services = await createServices(config, logger);
   const [apiDrain, adminDrain] = [new ConnectionDrain(), new ConnectionDrain()];
-  const api = await listen(await createApiApp(config, { ...services, draining: apiDrain.isDraining }, logger), apiDrain, config.port, config.host, config.requestTimeoutSeconds);
+  const work = new WorkInFlight();
+  const api = await listen(await createApiApp(config, { ...services, draining: apiDrain.isDraining, work }, logger), apiDrain, config.port, config.host, config.requestTimeoutSeconds);
   const probes = readinessProbes(services);
   const ops = {
     readiness: () => checkReadiness(probes, { onFailure: (check, err) => logger.warn({ check, err: String(err) }, 'readiness check failed') }),
@@ -47,6 +52,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     close: () => {
       closing ??= (async () => {
         await Promise.all([apiDrain, adminDrain].map((drain) => drain.drain(config.timeBudget.shutdownMs)));
+        // A call whose client left is still settling (usage recorded, hold and key released): it finishes before the database closes.
+        await work.settled(SETTLE_AFTER_DRAIN_MS);
         await services.close();
       })();
       return closing;

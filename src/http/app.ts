@@ -73,7 +73,7 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
   await warmUpSpecValidator(validator, SPEC_PATHS.public);
   app.use(validator);
   const router = express.Router({ caseSensitive: true, strict: true });
-  bindOperations(router, SPEC_PATHS.public, publicHandlers(services));
+  bindOperations(router, SPEC_PATHS.public, publicHandlers(services), [], services.work);
   app.use(router);
   app.use(errorMapper(services.isOutage));
   return app;

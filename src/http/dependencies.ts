@@ -19,6 +19,7 @@ import type {
 } from '../domain/ports';
 import type { Metrics } from '../metrics/registry';
 import type { OutageClassifier } from './error-mapper';
+import type { WorkInFlight } from '../support/work-in-flight';
 
 export interface ApiDependencies {
   callers: CallerRepository;
@@ -34,6 +35,8 @@ export interface ApiDependencies {
   metrics: Metrics;
   /** True while the process shuts down: new requests are answered 503 (app/drain.ts). */
   draining?: () => boolean;
+  /** Where each handler's work is counted until it settles, for the shutdown to wait on. */
+  work?: WorkInFlight;
   /** Tells a database outage (answered 503) from a bug (500): the error mapper asks it. */
   isOutage: OutageClassifier;
 }

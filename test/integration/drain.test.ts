@@ -5,13 +5,14 @@
  * `make integration` builds first.
  */
 import { randomUUID } from 'node:crypto';
+import { knex } from 'knex';
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { PERSON } from '../support/factories';
 import { FAKE_UPSTREAM_SPEED, heldUntil, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server';
-import { TEST_ADMIN_TOKEN } from '../support/test-server';
+import { requireEnv, TEST_ADMIN_TOKEN } from '../support/test-server';
 import { until } from '../support/until';
 
 jest.setTimeout(180_000);
@@ -179,6 +180,29 @@ describe('drain on SIGTERM', () => {
       expect(await server.exited).toBe(0);
     } finally {
       answer();
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    }
+  });
+
+  test('when a client leaves its paid call during the drain, then the process settles that call (its hold released) before it exits', async () => {
+    const { server, apiKey, answer } = await startHeldService('drain leave', 3);
+    const db = knex({ client: 'pg', connection: requireEnv('DATABASE_URL'), pool: { min: 0, max: 1 } });
+    try {
+      const leaving = new AbortController();
+      const call = fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(PERSON), signal: leaving.signal }).catch(() => 'left');
+      await until(() => fake.inFlight() === 1, 60_000, 50);
+      server.child.kill('SIGTERM');
+      await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
+      leaving.abort();
+      expect(await call).toBe('left');
+
+      expect(await server.exited).toBe(0);
+      const account = await db('accounts').where({ name: 'drain leave' }).orderBy('id', 'desc').first();
+      const holds = await db('credit_holds').where({ account_id: account.id }).count<{ count: string }[]>({ count: '*' });
+      expect([Number(holds[0]?.count), Number(account.credits)]).toEqual([0, 3]);
+    } finally {
+      answer();
+      await db.destroy();
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     }
   });

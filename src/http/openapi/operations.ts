@@ -6,6 +6,7 @@
 import type { Request, Response, Router } from 'express';
 import type { Caller, UpstreamTime } from '../../domain/ports';
 import { successEnvelope } from '../envelope';
+import type { WorkInFlight } from '../../support/work-in-flight';
 import { readSpec } from './spec-document';
 
 export interface OperationInput<Body> {
@@ -62,13 +63,15 @@ export interface SpecOperation {
 /**
  * `servedElsewhere`: operations another router serves (e.g. the ops endpoints, which
  * answer plain text); each must be in the spec with this method and path, and is not
- * bound here.
+ * bound here. `work`: where each handler's run is counted until it settles, answered or
+ * not (its client may have left).
  */
 export function bindOperations(
   router: Router,
   specPath: string,
   handlers: Record<string, OperationHandler<never, unknown>>,
   servedElsewhere: readonly SpecOperation[] = [],
+  work?: WorkInFlight,
 ): void {
   const operations = withoutServedElsewhere(specPath, listOperations(specPath), servedElsewhere);
   const ids = new Set(operations.map((op) => op.operationId));
@@ -80,7 +83,8 @@ export function bindOperations(
   for (const { method, path, operationId } of operations) {
     const handler = handlers[operationId] as OperationHandler<unknown, unknown>;
     router[method](toExpressPath(path), async (req, res) => {
-      const result = await handler(inputOf(req, res));
+      const running = handler(inputOf(req, res));
+      const result = await (work ? work.track(running) : running);
       if (result.headers) res.set(result.headers);
       res.status(result.status).json(successEnvelope(result.status, result.message, result.data));
     });
