@@ -3,7 +3,7 @@
  * numbered steps the middleware's comments cite), composed in its order; any error goes to
  * the one error mapper.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { SHED_RETRY_AFTER_SECONDS } from '../config/admission';
 import type { Config } from '../config/config';
 import { AppError } from '../domain/app-error';
@@ -39,11 +39,15 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(docsRoutes()); // public: no key, no rate limit, not validated against the spec
-  // The spec validator would take /api/v1/snap/ for /api/v1/snap; the spec's paths have no trailing slash.
-  app.use((req, _res, next) => {
-    if (req.path.length > 1 && req.path.endsWith('/')) next(new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, req.path.slice(0, 200)) }));
+  // The spec validator would take /api/v1/snap/ for /api/v1/snap; the spec's paths have no
+  // trailing slash. Under /api/v1 the 404 comes after the per-IP limit, which counts every
+  // request there and gives each its headers (the contract: on every response).
+  const noTrailingSlash: RequestHandler = (req, _res, next) => {
+    const path = req.originalUrl.split('?')[0] ?? '';
+    if (path.length > 1 && path.endsWith('/')) next(new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path.slice(0, 200)) }));
     else next();
-  });
+  };
+  app.use((req, res, next) => (req.path.startsWith('/api/v1/') ? next() : noTrailingSlash(req, res, next)));
   app.use('/api/v1', requestMetrics(SPEC_PATHS.public, services.metrics));
   app.use(
     '/api/v1',
@@ -53,6 +57,7 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
       store: services.rateLimit.store,
       onLimited: () => services.metrics.rateLimitedRequests.inc({ policy: 'ip' }),
     }),
+    noTrailingSlash,
     admissionControl({
       maxInFlight: config.maxRequestsInFlight,
       retryAfterSeconds: SHED_RETRY_AFTER_SECONDS,

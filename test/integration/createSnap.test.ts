@@ -228,6 +228,13 @@ describe('createSnap', () => {
     expect(await snapCountOf(server, account.accountId)).toBe(0);
   });
 
+  test.each(['/api/v1/snap/', '/api/v1/snap/comms/', '/api/v1/'])('when the path under /api/v1 ends in a slash (%s), then its 404 carries the rate-limit headers like every response there', async (path) => {
+    const account = await createAccount(server, 1);
+    const response = await server.post(path, PERSON, { 'x-api-key': account.apiKey });
+    await expectFailure(response, 404, `Cannot POST ${path}`);
+    expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
+  });
+
   test('when the method is not POST, then it answers 405 with Allow', async () => {
     const account = await createAccount(server, 1);
     const response = await fetch(`${server.url}/api/v1/snap`, { headers: { 'x-api-key': account.apiKey } });
