@@ -6,7 +6,7 @@
  * and Redis.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { Config } from '../config/config';
@@ -78,11 +78,23 @@ const LISTEN_BACKLOG = 4096;
 async function listen(app: Express, drain: ConnectionDrain, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
   const requestTimeout = requestTimeoutSeconds * 1000;
   const options = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
-  const server = createServer(options, app);
+  const server = createServer(options, (req, res) => void app(originForm(req), res));
   drain.attach(server);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });
   await once(server, 'listening');
   return server;
+}
+
+/**
+ * A request line in absolute form (`POST http://host/api/v1/snap`, which HTTP/1.1 servers
+ * must accept) as its origin form, before Express sees it: Express routes it by its path
+ * but keeps the scheme and host in front of every mounted router's URL, and the spec
+ * validator reads the URL as sent, so it was a 404. One that is no URL stays as it is.
+ */
+function originForm(req: IncomingMessage): IncomingMessage {
+  const absolute = /^https?:\/\//i.test(req.url ?? '') ? URL.parse(req.url ?? '') : null;
+  if (absolute) req.url = `${absolute.pathname}${absolute.search}`;
+  return req;
 }
 
 function urlOf(server: Server): string {

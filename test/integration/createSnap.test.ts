@@ -1,4 +1,5 @@
 /** POST /api/v1/snap against real PostgreSQL and Redis: contract §4.1, §5, §7. */
+import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { bodyOf } from '../support/json';
 import { MESSAGES } from '../../src/domain/messages';
@@ -233,6 +234,22 @@ describe('createSnap', () => {
     const response = await server.post(path, PERSON, { 'x-api-key': account.apiKey });
     await expectFailure(response, 404, `Cannot POST ${path}`);
     expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
+  });
+
+  test('when the request line holds the absolute URL (as HTTP/1.1 allows), then it is served like the path alone', async () => {
+    const account = await createAccount(server, 1);
+    const body = JSON.stringify(PERSON);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const sent = request({ hostname, port, method: 'POST', path: `${server.url}/api/v1/snap`, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': account.apiKey } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode));
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+    expect(status).toBe(201);
+    expect(await balanceOf(server, account.accountId)).toBe(0);
   });
 
   test('when the method is not POST, then it answers 405 with Allow', async () => {
