@@ -20,7 +20,7 @@ import { isDatabaseUnavailable } from '../data/unavailable';
 import { assertOutputBoundsFit } from '../upstream/openai/output-bound-fit';
 import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
 import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
-import { createSharedRedis } from '../data/redis/shared-redis';
+import { createSharedRedis, WRITE_PROBE_KEY } from '../data/redis/shared-redis';
 import type { Logger } from '../support/logger';
 import { countCommsCharges, countSnapCharges } from '../metrics/counted-charges';
 import { countFailureBudget } from '../metrics/counted-failure-budget';
@@ -70,7 +70,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
   // One Redis client for the rate limit and the failure budget; it connects while the migrations run.
-  const redis = config.redisUrl ? createSharedRedis({ url: config.redisUrl, logger, writeProbeKey: `${config.rateLimitRedisPrefix}redis-writable` }) : undefined;
+  const redis = config.redisUrl ? createSharedRedis({ url: config.redisUrl, logger, writeProbeKey: `${config.rateLimitRedisPrefix}${WRITE_PROBE_KEY}` }) : undefined;
   const rateLimit = createRateLimitStore(redis, { prefix: config.rateLimitRedisPrefix, windowMs: config.rateLimitWindowSeconds * 1000 });
   const accountRateLimit = createRateLimitStore(redis, { prefix: `${config.rateLimitRedisPrefix}account:`, windowMs: config.rateLimitWindowSeconds * 1000 });
   const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });

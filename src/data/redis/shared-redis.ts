@@ -39,6 +39,9 @@ export interface SharedRedis {
   close(): Promise<void>;
 }
 
+/** What follows the deployment's prefix in the write probe's key. */
+export const WRITE_PROBE_KEY = 'redis-writable';
+
 export interface SharedRedisOptions {
   url: string;
   logger: Logger;
