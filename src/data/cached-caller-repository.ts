@@ -67,8 +67,6 @@ export class CachedCallerRepository implements CallerRepository {
   private readonly inFlight = new Map<string, Promise<Caller | null>>();
   /** Hashes the last answered poll reported deactivated: never remembered as found again. */
   private deactivated = new Set<string>();
-  /** The keys forgotten while a poll was under way: its answer, read before, may not hold them. */
-  private forgottenDuringPoll = new Set<string>();
   /** When the last answered poll began (-Infinity: none yet). */
   private polledAt = Number.NEGATIVE_INFINITY;
   private polling: Promise<void> | undefined;
@@ -105,7 +103,6 @@ export class CachedCallerRepository implements CallerRepository {
    */
   forget(keyHash: string): void {
     this.deactivated.add(keyHash);
-    if (this.polling) this.forgottenDuringPoll.add(keyHash);
     this.found.delete(keyHash);
   }
 
@@ -137,15 +134,17 @@ export class CachedCallerRepository implements CallerRepository {
   poll(): Promise<void> {
     this.polling ??= (async () => {
       const startedAt = this.options.now();
+      const before = new Set(this.deactivated);
       try {
         const hashes = await this.source.deactivatedWithin(POLL_WINDOW_SECONDS);
+        // Keys forgotten here while the poll ran: its answer, read before, may not hold them.
+        const forgottenMeanwhile = [...this.deactivated].filter((hash) => !before.has(hash));
         for (const hash of hashes) this.forget(hash);
-        this.deactivated = new Set([...hashes, ...this.forgottenDuringPoll]);
+        this.deactivated = new Set([...hashes, ...forgottenMeanwhile]);
         this.polledAt = startedAt;
       } catch {
         // The database did not answer: remembered keys stop being trusted after trustMs.
       } finally {
-        this.forgottenDuringPoll.clear();
         this.polling = undefined;
       }
     })();

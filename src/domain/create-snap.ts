@@ -62,17 +62,18 @@ export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: 
  * dropped as a repeat (the call fails uncharged, openapi/openapi.yaml).
  */
 function refuseRestrictedSecondary({ secondary_profile, secondary_code }: SnapPrediction): void {
-  if ((secondary_profile ?? (secondary_code === null ? null : nameOf(secondary_code))) === RESTRICTED_SECONDARY) {
-    throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
-  }
+  if ((secondary_profile ?? (secondary_code === null ? null : nameOf(secondary_code))) === RESTRICTED_SECONDARY) throw visionarySecondaryRefused();
+}
+
+/** The contract's 500 for a Visionary secondary profile: the call fails uncharged. */
+function visionarySecondaryRefused(): AppError {
+  return new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
 }
 
 /** The prediction as the contract shows it, if it may be sold: a stored one with a Visionary secondary is refused too. */
 function sellableResponse(subject: Pick<SnapSubject, 'name'>, prediction: SnapPrediction): SnapResult['snapResponse'] {
   const { secondary_profile, secondary_code } = prediction;
-  if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) {
-    throw new AppError({ kind: 'generation_failed', message: MESSAGES.visionarySecondary });
-  }
+  if (secondary_profile === RESTRICTED_SECONDARY || secondary_code === RESTRICTED_SECONDARY_CODE) throw visionarySecondaryRefused();
   return { name: subject.name, ...prediction, secondary_profile, secondary_code };
 }
 

@@ -39,7 +39,7 @@ export function heldToTaxonomy(given: SnapPrediction): HeldToTaxonomy {
     repairs.add('secondary-equals-primary');
     [secondary_profile, secondary_code, secondary_profile_summary, confidence] = [null, null, null, 'Low'];
   }
-  if (profile === null && [secondary_profile, secondary_code, summary, secondary_profile_summary].some((field) => field !== null) ) {
+  if (profile === null && [secondary_profile, secondary_code, summary, secondary_profile_summary].some((field) => field !== null)) {
     repairs.add('no-profile-no-secondary');
     [secondary_profile, secondary_code, summary, secondary_profile_summary] = [null, null, null, null];
   }

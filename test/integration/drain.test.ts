@@ -132,6 +132,12 @@ describe('drain on SIGTERM', () => {
     return { server, apiKey, answer: () => answer() };
   }
 
+  /** SIGTERM, then the drain's own word that it has begun. */
+  async function beginDrain(server: SpawnedServer): Promise<void> {
+    server.child.kill('SIGTERM');
+    await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
+  }
+
   test('when the process gets SIGTERM with requests in flight and connections accepted but not yet read, then every one is answered (201, or 503 with Connection: close), none is reset, and it exits 0', async () => {
     const { server, apiKey, answer } = await startHeldService('drain', 200);
     try {
@@ -144,9 +150,7 @@ describe('drain on SIGTERM', () => {
       const idle = await Promise.all(Array.from({ length: 60 }, () => openRaw(server.url, apiKey)));
       const [early, late] = [idle.slice(0, 20), idle.slice(20)];
       for (const connection of early) connection.send();
-      server.child.kill('SIGTERM');
-      // It says so as it begins to drain.
-      await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
+      await beginDrain(server);
       for (const connection of late) connection.send();
 
       const lateOutcomes = await Promise.all(late.map((connection) => connection.outcome));
@@ -162,14 +166,14 @@ describe('drain on SIGTERM', () => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     }
   });
+
   test('when a second SIGTERM and a SIGINT arrive while it drains, then the calls in flight still finish (201) and it exits 0', async () => {
     const { server, apiKey, answer } = await startHeldService('drain twice', 10);
     try {
       const inFlight = Array.from({ length: 2 }, () => sendNow(server.url, apiKey));
       await until(() => fake.inFlight() === 2, 60_000, 50);
 
-      server.child.kill('SIGTERM');
-      await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
+      await beginDrain(server);
       server.child.kill('SIGTERM');
       server.child.kill('SIGINT');
       await until(() => logged(server, 'already shutting down: the requests in flight still finish') === 2, 60_000, 20);
@@ -191,8 +195,7 @@ describe('drain on SIGTERM', () => {
       const leaving = new AbortController();
       const call = fetch(`${server.url}/api/v1/snap`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(PERSON), signal: leaving.signal }).catch(() => 'left');
       await until(() => fake.inFlight() === 1, 60_000, 50);
-      server.child.kill('SIGTERM');
-      await until(() => logged(server, 'shutting down: finishing requests in flight') === 1, 60_000, 20);
+      await beginDrain(server);
       leaving.abort();
       expect(await call).toBe('left');
 
