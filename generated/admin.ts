@@ -313,9 +313,10 @@ export interface paths {
          *     `upstream_errors_total{operation}`, `upstream_calls_total{operation,upstream}`,
          *     `upstream_tokens_total{operation,model,kind,upstream,outcome,source}` (outcome `success`, or
          *     `failure`: paid all the same; source `reported` by the upstream's usage, or
-         *     `estimated` for a failed call without a usage report),
+         *     `estimated` for a call without a usage report),
          *     `upstream_unreported_calls_total{operation,upstream,outcome}` (calls that ended
-         *     without a usage report: aborted, timed out, connection lost, an HTTP error),
+         *     without a usage report: aborted, timed out, connection lost, an HTTP error, or an
+         *     answer from a server that sends none),
          *     `upstream_schema_mismatches_total{operation,upstream}`, `credits_charged_total{operation}`,
          *     `credit_holds_active`, `credit_holds_expired_total`,
          *     `rate_limited_requests_total`, `rate_limit_store_shared` (1 while the rate limit is
@@ -394,12 +395,22 @@ export interface components {
             tokens: components["schemas"]["TokenUsage"];
             keys: components["schemas"]["KeySummary"][];
         };
-        /** @description LLM tokens used by the account's stored snaps and analyses, as the upstream's `usage` reported them (answers without `usage`, and the embedded predictor, count nothing). */
+        /** @description LLM tokens used by the account's stored snaps and analyses: as the upstream's `usage` reported them, or, for an answer that came without `usage`, the service's estimate (its prompt from what was sent, its completion a token per chunk of the streamed answer, or the answer's text by the same estimate when it was read whole), which `estimatedPrompt` and `estimatedCompletion` count apart. The embedded predictor, and answers without `usage` stored before the service estimated them, count nothing. */
         TokenUsage: {
             /** @example 8120 */
             prompt: number;
             /** @example 1640 */
             completion: number;
+            /**
+             * @description Of `prompt`, the estimated part.
+             * @example 0
+             */
+            estimatedPrompt: number;
+            /**
+             * @description Of `completion`, the estimated part.
+             * @example 0
+             */
+            estimatedCompletion: number;
             failed: components["schemas"]["FailedCallUsage"];
         };
         /** @description The account's upstream calls that stored no result and so charged nothing (the upstream failed, the answer was cut at the token bound, unusable or refused, the client left, or the primary failed before the fallback answered): the operator paid for them all the same. `prompt` and `completion` are the tokens their `usage` reported, plus an estimate for each call that ended without a usage report (aborted, timed out, connection lost, an HTTP error), which `unreportedCalls` counts: its prompt tokens estimated from what was sent (about 4 characters a token of English, 3 tokens a CJK character), once per attempt sent, and its completion tokens one per chunk of the streamed answer that arrived. `estimatedPrompt` and `estimatedCompletion` are the estimated parts of `prompt` and `completion`. */
@@ -515,7 +526,7 @@ export interface components {
              */
             notStored: number;
         };
-        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a failed call that ended without a usage report (the prompt sent, about 4 characters a token of English, once per attempt sent; a completion token per chunk of the streamed answer that arrived). `unreportedCalls`: upstream calls that ended with neither (an answer without `usage`, or a call that never reached the upstream). */
+        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a call that ended without a usage report, failed or answered (the prompt sent, about 4 characters a token of English, once per attempt sent; a completion token per chunk of the streamed answer that arrived). `unreportedCalls`: upstream calls that ended with neither (a call that never reached the upstream, or an answer without `usage` stored before the service estimated those). */
         ModelTokens: {
             /**
              * @description The model the service asked for (its configured name).
@@ -531,7 +542,7 @@ export interface components {
             estimated: components["schemas"]["PromptCompletionTokens"];
             /**
              * Format: int64
-             * @description Of `calls`, those with neither a `usage` report nor an estimate (an answer without `usage`, or a call that never reached the upstream). Not the count of the same name in `FailedCallUsage`, which counts the estimated calls too.
+             * @description Of `calls`, those with neither a `usage` report nor an estimate (a call that never reached the upstream, or an answer without `usage` stored before the service estimated those). Not the count of the same name in `FailedCallUsage`, which counts the estimated calls too.
              */
             unreportedCalls: number;
         };

@@ -55,16 +55,26 @@ export class KnexAccountRepository implements AccountRepository {
     };
   }
 
-  /** Prompt and completion tokens of the account's snaps and analyses (nulls count nothing). */
-  private async tokensOf(accountId: number): Promise<{ prompt: number; completion: number }> {
+  /** Prompt and completion tokens of the account's snaps and analyses, and of them the estimated (migration 015; nulls count nothing). */
+  private async tokensOf(accountId: number): Promise<Omit<AccountSummary['tokens'], 'failed'>> {
     const sums = (table: string) =>
-      this.db(table).where({ account_id: accountId }).select(this.db.raw('coalesce(sum(prompt_tokens), 0) as prompt, coalesce(sum(completion_tokens), 0) as completion'));
-    const { rows } = await this.db.raw('select coalesce(sum(prompt), 0) as prompt, coalesce(sum(completion), 0) as completion from (? union all ?) as used', [
-      sums('snaps'),
-      sums('comms_analyses'),
-    ]);
-    const [row] = rows as { prompt: unknown; completion: unknown }[];
-    return { prompt: toNumber(row?.prompt ?? 0), completion: toNumber(row?.completion ?? 0) };
+      this.db(table)
+        .where({ account_id: accountId })
+        .select(
+          this.db.raw(
+            'coalesce(sum(prompt_tokens), 0) as prompt, coalesce(sum(completion_tokens), 0) as completion, ' +
+              'coalesce(sum(prompt_tokens) FILTER (WHERE tokens_estimated), 0) as estimated_prompt, coalesce(sum(completion_tokens) FILTER (WHERE tokens_estimated), 0) as estimated_completion',
+          ),
+        );
+    const counts = ['prompt', 'completion', 'estimated_prompt', 'estimated_completion'];
+    const { rows } = await this.db.raw(`select ${counts.map((count) => `coalesce(sum(${count}), 0) as ${count}`).join(', ')} from (? union all ?) as used`, [sums('snaps'), sums('comms_analyses')]);
+    const [row] = rows as Record<string, unknown>[];
+    return {
+      prompt: toNumber(row?.prompt ?? 0),
+      completion: toNumber(row?.completion ?? 0),
+      estimatedPrompt: toNumber(row?.estimated_prompt ?? 0),
+      estimatedCompletion: toNumber(row?.estimated_completion ?? 0),
+    };
   }
 
   /** The account's calls that stored no result (migrations 008, 012, 014); none yet: zeros. */

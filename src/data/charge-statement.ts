@@ -88,11 +88,12 @@ stored AS (
   SELECT numbered.row_id, numbered.account_id, numbered.hold_id, :recordColumns:
   FROM numbered, json_populate_record(NULL:::table:, numbered.columns) AS r
 ),
--- 11. ledger: one debit per row stored, with the model, upstream and reported tokens of its call (the usage view).
+-- 11. ledger: one debit per row stored, with the model, upstream and tokens of its call, reported or estimated (the usage view).
 ledger AS (
-  INSERT INTO credit_ledger (account_id, delta, reason, :ledgerColumn:, model, upstream, prompt_tokens, completion_tokens)
+  INSERT INTO credit_ledger (account_id, delta, reason, :ledgerColumn:, model, upstream, prompt_tokens, completion_tokens, tokens_estimated)
   SELECT account_id, -1, :reason, row_id, columns->>'model', columns->>'upstream',
-         (columns->>'prompt_tokens')::bigint, (columns->>'completion_tokens')::bigint
+         (columns->>'prompt_tokens')::bigint, (columns->>'completion_tokens')::bigint,
+         coalesce((columns->>'tokens_estimated')::boolean, false)
   FROM numbered
 ),
 -- 12. completed: the claims of the rows stored, completed with their id and table.

@@ -26,6 +26,7 @@ export function provenanceColumns(provenance: Provenance): ChargedRow['columns']
     upstream: provenance.upstream ?? null,
     prompt_tokens: provenance.promptTokens ?? null,
     completion_tokens: provenance.completionTokens ?? null,
+    tokens_estimated: provenance.tokensEstimated === true,
   };
 }
 

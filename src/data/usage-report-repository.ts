@@ -2,7 +2,8 @@
  * An account's usage per hour or day (migration 013), from two sources that keep ids,
  * counts and model names only, so these figures outlive the results:
  * - the credit ledger (migration 001): its debits are the calls charged (by reason, each
- *   a success, with its model and reported tokens), its positive entries the grants;
+ *   a success, with its model and tokens, reported or estimated: migration 015), its
+ *   positive entries the grants;
  * - the usage tallies: the paid calls that failed, by kind, and the upstream calls whose
  *   result was not stored, with their tokens, reported or estimated.
  */
@@ -40,7 +41,7 @@ export class KnexUsageReportRepository implements UsageReportRepository {
         successes: toNumber(row.snaps) + toNumber(row.comms),
       });
     }
-    for (const row of charged) addTokens(bucket(row.start), row, false);
+    for (const row of charged) addTokens(bucket(row.start), row);
     for (const row of tallies) {
       const into = bucket(row.start);
       const calls = toNumber(row.calls);
@@ -48,7 +49,7 @@ export class KnexUsageReportRepository implements UsageReportRepository {
         into.failures[row.outcome as FailureKind] += calls;
         into.failures.total += calls;
       }
-      if (toNumber(row.upstream_calls) > 0) addTokens(into, row, true);
+      if (toNumber(row.upstream_calls) > 0) addTokens(into, row);
     }
     const page = [...buckets.values()].sort((a, b) => a.start.localeCompare(b.start)).slice(0, range.limit);
     for (const { tokens } of page) tokens.sort((a, b) => a.model.localeCompare(b.model)).splice(MAX_MODELS);
@@ -77,7 +78,7 @@ export class KnexUsageReportRepository implements UsageReportRepository {
       .limit(range.limit);
   }
 
-  /** The charged calls that asked an upstream, by model: their reported tokens. */
+  /** The charged calls that asked an upstream, by model: their tokens, reported or estimated. */
   private chargedTokens(accountId: number, range: Range): Promise<Row[]> {
     return this.inRange(this.db('credit_ledger'), accountId, 'created_at', range)
       .whereNotNull('upstream')
@@ -86,8 +87,10 @@ export class KnexUsageReportRepository implements UsageReportRepository {
         this.start('created_at', range),
         'model',
         this.db.raw('count(*) AS upstream_calls'),
-        this.db.raw('coalesce(sum(prompt_tokens), 0) AS prompt_tokens'),
-        this.db.raw('coalesce(sum(completion_tokens), 0) AS completion_tokens'),
+        this.db.raw('coalesce(sum(prompt_tokens) FILTER (WHERE NOT tokens_estimated), 0) AS prompt_tokens'),
+        this.db.raw('coalesce(sum(completion_tokens) FILTER (WHERE NOT tokens_estimated), 0) AS completion_tokens'),
+        this.db.raw('coalesce(sum(prompt_tokens) FILTER (WHERE tokens_estimated), 0) AS estimated_prompt_tokens'),
+        this.db.raw('coalesce(sum(completion_tokens) FILTER (WHERE tokens_estimated), 0) AS estimated_completion_tokens'),
         this.db.raw('count(*) FILTER (WHERE prompt_tokens IS NULL AND completion_tokens IS NULL) AS unreported_calls'),
       )
       .groupBy('start', 'model');
@@ -106,7 +109,7 @@ function emptyBucket(start: string): UsageBucket {
 }
 
 /** Adds a row's upstream calls and tokens to its model's entry in the bucket. */
-function addTokens(bucket: UsageBucket, row: Row, tallied: boolean): void {
+function addTokens(bucket: UsageBucket, row: Row): void {
   const model = String(row.model);
   let entry = bucket.tokens.find((tokens) => tokens.model === model);
   if (!entry) bucket.tokens.push((entry = { model, calls: 0, reported: { prompt: 0, completion: 0 }, estimated: { prompt: 0, completion: 0 }, unreportedCalls: 0 } satisfies ModelTokens));
@@ -114,8 +117,6 @@ function addTokens(bucket: UsageBucket, row: Row, tallied: boolean): void {
   entry.reported.prompt += toNumber(row.prompt_tokens);
   entry.reported.completion += toNumber(row.completion_tokens);
   entry.unreportedCalls += toNumber(row.unreported_calls);
-  if (tallied) {
-    entry.estimated.prompt += toNumber(row.estimated_prompt_tokens);
-    entry.estimated.completion += toNumber(row.estimated_completion_tokens);
-  }
+  entry.estimated.prompt += toNumber(row.estimated_prompt_tokens);
+  entry.estimated.completion += toNumber(row.estimated_completion_tokens);
 }

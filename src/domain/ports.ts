@@ -91,8 +91,8 @@ export type UpstreamName = 'primary' | 'fallback';
 
 /**
  * Which predictor and model produced a result, stored with it. The upstream fields are
- * absent for the embedded predictor; a token count is null when the upstream's answer
- * had no `usage`.
+ * absent for the embedded predictor. The token counts are the upstream's `usage`, or, when
+ * its answer had none, the service's estimate (`tokensEstimated`).
  */
 export interface Provenance {
   predictor: 'embedded' | 'openai';
@@ -101,6 +101,8 @@ export interface Provenance {
   upstream?: UpstreamName;
   promptTokens?: number | null;
   completionTokens?: number | null;
+  /** The token counts are the service's estimate: the answer came without `usage` (upstream/openai/estimated-usage.ts). */
+  tokensEstimated?: boolean;
   /** false: the answer did not match the JSON schema sent (the server ignored it). */
   matchedSchema?: boolean;
 }
@@ -121,8 +123,9 @@ export interface UpstreamTime {
 
 /**
  * What one upstream call spent, told when it ends, whether it succeeded or failed (the
- * operator pays for both). A token count is null when the call ended without a usage
- * report: aborted, connection lost, an HTTP error, or a server that sends no `usage`.
+ * operator pays for both): the upstream's usage report, or the service's estimate where the
+ * call ended without one (`estimated`). A count is null when there is neither: a call
+ * never sent, or a report that leaves the count out.
  */
 export interface UpstreamSpend {
   operation: keyof Predictor;
@@ -132,8 +135,8 @@ export interface UpstreamSpend {
   promptTokens: number | null;
   completionTokens: number | null;
   /**
-   * The counts are the service's estimate, not the upstream's report: a failed call that
-   * ended without a usage report (upstream/openai/estimated-usage.ts).
+   * The counts are the service's estimate, not the upstream's report: a call that ended
+   * without a usage report, failed or answered (upstream/openai/estimated-usage.ts).
    */
   estimated?: boolean;
 }
@@ -297,8 +300,8 @@ export interface AccountSummary {
   credits: number;
   /** Credits held by calls in flight. */
   held: number;
-  /** LLM tokens used by the account's stored results, as the upstreams reported them. */
-  tokens: { prompt: number; completion: number; failed: FailedCallUsage };
+  /** LLM tokens used by the account's stored results: reported by the upstreams, or estimated where an answer had no `usage` (of them, `estimated…`). */
+  tokens: { prompt: number; completion: number; estimatedPrompt: number; estimatedCompletion: number; failed: FailedCallUsage };
   keys: { keyId: number; prefix: string; active: boolean }[];
 }
 

@@ -139,13 +139,13 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     upstreamTokens: new Counter({
       name: 'upstream_tokens_total',
-      help: "Tokens of upstream calls, by kind (prompt, completion), outcome (success; failure: paid all the same) and source (reported: the upstream's usage; estimated: a failed attempt without a usage report, prompt from what was sent, completion a token per streamed chunk that arrived).",
+      help: "Tokens of upstream calls, by kind (prompt, completion), outcome (success; failure: paid all the same) and source (reported: the upstream's usage; estimated: an attempt without a usage report, failed or answered, prompt from what was sent, completion a token per streamed chunk that arrived).",
       labelNames: ['operation', 'model', 'kind', 'upstream', 'outcome', 'source'] as const,
       registers: [registry],
     }),
     upstreamUnreportedCalls: new Counter({
       name: 'upstream_unreported_calls_total',
-      help: 'Upstream calls that ended without a usage report (aborted, timed out, connection lost, an HTTP error, or a server that sends no usage), by outcome: a failed one is counted in upstream_tokens_total{source="estimated"}.',
+      help: 'Upstream calls that ended without a usage report (aborted, timed out, connection lost, an HTTP error, or a server that sends no usage), by outcome: each is counted in upstream_tokens_total{source="estimated"} (one never sent: 0 tokens).',
       labelNames: ['operation', 'upstream', 'outcome'] as const,
       registers: [registry],
     }),

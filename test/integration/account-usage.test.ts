@@ -64,25 +64,34 @@ async function ledgerCharges(accountId: number): Promise<{ snap: number; comms: 
 /** The tokens as the stored rows say: the results' own (migration 006) and the failed-call usage (migrations 008, 012, 014). */
 async function storedTokens(accountId: number): Promise<{ calls: number; reportedPrompt: number; reportedCompletion: number; estimatedPrompt: number; estimatedCompletion: number }> {
   const db = server.services.db;
-  let calls = 0;
-  let prompt = 0;
-  let completion = 0;
+  const stored = { calls: 0, prompt: 0, completion: 0, estimatedPrompt: 0, estimatedCompletion: 0 };
   for (const table of ['snaps', 'comms_analyses']) {
     const row = await db(table)
       .where({ account_id: accountId })
       .whereNotNull('upstream')
-      .first(db.raw('count(*) AS calls'), db.raw('coalesce(sum(prompt_tokens), 0) AS prompt'), db.raw('coalesce(sum(completion_tokens), 0) AS completion'));
-    calls += Number(row.calls);
-    prompt += Number(row.prompt);
-    completion += Number(row.completion);
+      .first(
+        db.raw('count(*) AS calls'),
+        db.raw('coalesce(sum(prompt_tokens), 0) AS prompt'),
+        db.raw('coalesce(sum(completion_tokens), 0) AS completion'),
+        // An answer without a usage report stores the service's estimate (migration 015).
+        db.raw('coalesce(sum(prompt_tokens) FILTER (WHERE tokens_estimated), 0) AS estimated_prompt'),
+        db.raw('coalesce(sum(completion_tokens) FILTER (WHERE tokens_estimated), 0) AS estimated_completion'),
+      );
+    stored.calls += Number(row.calls);
+    stored.prompt += Number(row.prompt);
+    stored.completion += Number(row.completion);
+    stored.estimatedPrompt += Number(row.estimated_prompt);
+    stored.estimatedCompletion += Number(row.estimated_completion);
   }
   const failed = (await db('failed_call_usage').where({ account_id: accountId }).first()) ?? { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_prompt_tokens: 0, estimated_completion_tokens: 0 };
+  const estimatedPrompt = stored.estimatedPrompt + Number(failed.estimated_prompt_tokens);
+  const estimatedCompletion = stored.estimatedCompletion + Number(failed.estimated_completion_tokens);
   return {
-    calls: calls + Number(failed.calls),
-    reportedPrompt: prompt + Number(failed.prompt_tokens) - Number(failed.estimated_prompt_tokens),
-    reportedCompletion: completion + Number(failed.completion_tokens) - Number(failed.estimated_completion_tokens),
-    estimatedPrompt: Number(failed.estimated_prompt_tokens),
-    estimatedCompletion: Number(failed.estimated_completion_tokens),
+    calls: stored.calls + Number(failed.calls),
+    reportedPrompt: stored.prompt + Number(failed.prompt_tokens) - estimatedPrompt,
+    reportedCompletion: stored.completion + Number(failed.completion_tokens) - estimatedCompletion,
+    estimatedPrompt,
+    estimatedCompletion,
   };
 }
 
@@ -104,9 +113,10 @@ interface Bucket {
   tokens: ModelTokens[];
 }
 
-/** What the fake does on one step, and the kind the usage view must count the failure as (none: a 201). */
-const STEPS: { name: string; behaviour: () => Behaviour; kind?: string }[] = [
-  { name: 'success', behaviour: () => reply(UPSTREAM_PREDICTION) },
+/** What the fake does on one step (a snap's or an analysis's), and the kind the usage view must count the failure as (none: a 201). */
+const STEPS: { name: string; behaviour: (comms: boolean) => Behaviour; kind?: string }[] = [
+  { name: 'success', behaviour: (comms) => reply(comms ? UPSTREAM_ANALYSIS : UPSTREAM_PREDICTION) },
+  { name: 'success without a usage report', behaviour: (comms) => reply(comms ? UPSTREAM_ANALYSIS : UPSTREAM_PREDICTION, { usage: null }) },
   { name: 'HTTP 500', behaviour: () => status(500, undefined, { headers: { 'x-should-retry': 'false' } }), kind: 'upstreamOutage' },
   { name: 'HTTP 400', behaviour: () => status(400), kind: 'upstreamRefused' },
   { name: "a model's refusal", behaviour: () => refuse('I cannot help with that.'), kind: 'unusableAnswer' },
@@ -127,9 +137,9 @@ describe('account usage', () => {
     for (let step = 0; step < steps; step += 1) {
       // At most two calls that wait out the time bound: the rest of the mix is quick.
       let drawn = random.next() < 0.45 ? STEPS[0]! : STEPS[random.int(1, STEPS.length)]!;
-      if (drawn.kind === 'upstreamTimeout' && (timeouts += 1) > 2) drawn = STEPS[1]!;
+      if (drawn.kind === 'upstreamTimeout' && (timeouts += 1) > 2) drawn = STEPS[2]!;
       const comms = snapIds.length > 0 && random.next() < 0.5;
-      fake.script(drawn.kind === undefined && comms ? reply(UPSTREAM_ANALYSIS) : drawn.behaviour());
+      fake.script(drawn.behaviour(comms));
       const response = comms
         ? await server.post('/api/v1/snap/comms', { snapId: snapIds[random.int(0, snapIds.length)] }, { 'x-api-key': account.apiKey })
         : await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });

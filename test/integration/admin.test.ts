@@ -57,7 +57,7 @@ describe('admin API', () => {
       name: expect.any(String),
       credits: 7,
       held: 0,
-      tokens: { prompt: 0, completion: 0, failed: { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0, estimatedPrompt: 0, estimatedCompletion: 0 } },
+      tokens: { prompt: 0, completion: 0, estimatedPrompt: 0, estimatedCompletion: 0, failed: { prompt: 0, completion: 0, calls: 0, unreportedCalls: 0, estimatedPrompt: 0, estimatedCompletion: 0 } },
       keys: [{ keyId: account.keyId, prefix: account.apiKey.slice(0, 17), active: true }],
     });
     expect(JSON.stringify(body)).not.toContain(account.apiKey);

@@ -5,7 +5,7 @@
  * counted in /metrics; the per-attempt timeout that lets a slow attempt be retried.
  */
 import { bodyOf } from '../support/json';
-import { delay, hang, reply, startFakeOpenAi, stall, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { delay, hang, reply, startFakeOpenAi, stall, textChunks, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { promptEstimateOf } from '../support/prompt-estimate';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
@@ -108,7 +108,7 @@ describe('usage', () => {
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
     expect(row).toMatchObject({ upstream: 'primary', prompt_tokens: UPSTREAM_USAGE.prompt_tokens, completion_tokens: UPSTREAM_USAGE.completion_tokens });
     const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-    expect(view.tokens).toEqual({ prompt: 812 + 900, completion: 164 + 200, failed: NO_FAILED_CALLS });
+    expect(view.tokens).toEqual({ prompt: 812 + 900, completion: 164 + 200, estimatedPrompt: 0, estimatedCompletion: 0, failed: NO_FAILED_CALLS });
 
     const after = await metricsOf(server);
     const labels = (kind: string) => ({ operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'success' });
@@ -118,20 +118,35 @@ describe('usage', () => {
     expect(sampleValue(after, 'upstream_calls_total', calls) - sampleValue(before, 'upstream_calls_total', calls)).toBe(2);
   });
 
-  test('when the answer has no usage, then the snap stores nulls and the token counters do not move', async () => {
+  test('when the answer has no usage, then the snap and its ledger debit store the service\'s estimate, marked, and it is counted as estimated in /metrics and the account view', async () => {
     const before = await metricsOf(server);
     fake.script(reply(PREDICTION, { usage: null }));
     const account = await createAccount(server, 1);
     const { response, body } = await snap(server, account.apiKey);
     expect(response.status).toBe(201);
+    const estimate = { prompt_tokens: promptEstimateOf(fake.requests[0]), completion_tokens: textChunks(JSON.stringify(PREDICTION)).length, tokens_estimated: true };
+    expect(estimate.prompt_tokens).toBeGreaterThan(100);
     const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
-    expect(row).toMatchObject({ upstream: 'primary', prompt_tokens: null, completion_tokens: null });
-    const labels = { operation: 'predictSnap', model: MODEL, kind: 'prompt', upstream: 'primary' };
+    expect(row).toMatchObject({ upstream: 'primary', ...estimate });
+    const debit = await server.services.db('credit_ledger').where({ snap_id: body.data.snapId }).first();
+    // The ledger's counts are bigint, which pg reads as strings.
+    expect({ ...debit, prompt_tokens: Number(debit.prompt_tokens), completion_tokens: Number(debit.completion_tokens) }).toMatchObject({ delta: -1, ...estimate });
     const after = await metricsOf(server);
-    expect(sampleValue(after, 'upstream_tokens_total', labels)).toBe(sampleValue(before, 'upstream_tokens_total', labels));
+    const added = (kind: string, source: string) => {
+      const labels = { operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'success', source };
+      return sampleValue(after, 'upstream_tokens_total', labels) - sampleValue(before, 'upstream_tokens_total', labels);
+    };
+    expect({ prompt: added('prompt', 'estimated'), completion: added('completion', 'estimated') }).toEqual({ prompt: estimate.prompt_tokens, completion: estimate.completion_tokens });
+    expect({ prompt: added('prompt', 'reported'), completion: added('completion', 'reported') }).toEqual({ prompt: 0, completion: 0 });
     const unreported = { operation: 'predictSnap', upstream: 'primary', outcome: 'success' };
     expect(sampleValue(after, 'upstream_unreported_calls_total', unreported) - sampleValue(before, 'upstream_unreported_calls_total', unreported)).toBe(1);
-    expect((await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`)).tokens).toEqual({ prompt: 0, completion: 0, failed: NO_FAILED_CALLS });
+    expect((await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`)).tokens).toEqual({
+      prompt: estimate.prompt_tokens,
+      completion: estimate.completion_tokens,
+      estimatedPrompt: estimate.prompt_tokens,
+      estimatedCompletion: estimate.completion_tokens,
+      failed: NO_FAILED_CALLS,
+    });
   });
 
   test('when a call times out without a usage report (two attempts sent), then its prompt tokens are estimated per attempt from what was sent, marked estimated in /metrics and the account view', async () => {
@@ -153,7 +168,7 @@ describe('usage', () => {
       const perAttempt = promptEstimateOf(fake.requests[0]);
       expect(perAttempt).toBeGreaterThan(100);
       const view = await timing.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
-      expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt, estimatedCompletion: 0 } });
+      expect(view.tokens).toEqual({ prompt: 0, completion: 0, estimatedPrompt: 0, estimatedCompletion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt, estimatedCompletion: 0 } });
       const after = await metricsOf(timing);
       const added = (kind: string, source: string) => {
         const labels = { operation: 'predictSnap', model: MODEL, kind, upstream: 'primary', outcome: 'failure', source };
@@ -186,7 +201,7 @@ describe('usage', () => {
     const view = await server.admin<{ tokens: unknown }>('GET', `/admin/v1/accounts/${account.accountId}`);
     // Both attempts were sent: each one's prompt is estimated from what was sent.
     const perAttempt = promptEstimateOf(fake.requests[0]);
-    expect(view.tokens).toEqual({ prompt: 0, completion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt, estimatedCompletion: 0 } });
+    expect(view.tokens).toEqual({ prompt: 0, completion: 0, estimatedPrompt: 0, estimatedCompletion: 0, failed: { prompt: 2 * perAttempt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: 2 * perAttempt, estimatedCompletion: 0 } });
     const unreported = { operation: 'predictSnap', upstream: 'primary', outcome: 'failure' };
     expect(sampleValue(await metricsOf(server), 'upstream_unreported_calls_total', unreported) - sampleValue(before, 'upstream_unreported_calls_total', unreported)).toBe(1);
   });

@@ -8,7 +8,7 @@
  * fake server (which streams about one token a chunk), real PostgreSQL and Redis.
  */
 import { bodyOf } from '../support/json';
-import { reply, startFakeOpenAi, status, streamCut, textChunks, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { reply, startFakeOpenAi, status, streamCut, textChunks, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION as PREDICTION, UPSTREAM_USAGE, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { promptEstimateOf } from '../support/prompt-estimate';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
@@ -58,7 +58,7 @@ async function tallyOf(target: TestServer, accountId: number, outcome: string): 
 
 interface AccountView {
   credits: number;
-  tokens: { prompt: number; completion: number; failed: Record<string, number> };
+  tokens: { prompt: number; completion: number; estimatedPrompt: number; estimatedCompletion: number; failed: Record<string, number> };
 }
 
 describe('an attempt that ends mid-stream', () => {
@@ -139,6 +139,8 @@ describe('a call a retry saved', () => {
     expect(view.tokens).toEqual({
       prompt: UPSTREAM_USAGE.prompt_tokens,
       completion: UPSTREAM_USAGE.completion_tokens,
+      estimatedPrompt: 0,
+      estimatedCompletion: 0,
       failed: { prompt, completion: arrived, calls: 1, unreportedCalls: 1, estimatedPrompt: prompt, estimatedCompletion: arrived },
     });
     expect(await tallyOf(retrying, account.accountId, 'success')).toMatchObject({ upstream_calls: 1, estimated_prompt_tokens: prompt, estimated_completion_tokens: arrived });
@@ -153,5 +155,26 @@ describe('a call a retry saved', () => {
     const prompt = promptEstimateOf(fake.requests[0]);
     const view = await retrying.admin<AccountView>('GET', `/admin/v1/accounts/${account.accountId}`);
     expect(view.tokens.failed).toEqual({ prompt, completion: 0, calls: 1, unreportedCalls: 1, estimatedPrompt: prompt, estimatedCompletion: 0 });
+  });
+});
+
+describe('an answer without a usage report', () => {
+  test('when a snap and an analysis are answered with no usage at all, then each is stored and charged with the estimate of its tokens, which the usage view lists as estimated', async () => {
+    const account = await createAccount(single, 2);
+    fake.script(reply(PREDICTION, { usage: null }));
+    const snapped = await single.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+    expect(snapped.status).toBe(201);
+    fake.script(reply(UPSTREAM_ANALYSIS, { usage: null }));
+    const analysed = await single.post('/api/v1/snap/comms', { snapId: (await bodyOf(snapped)).data.snapId }, { 'x-api-key': account.apiKey });
+    expect(analysed.status).toBe(201);
+    const prompt = promptEstimateOf(fake.requests[0]) + promptEstimateOf(fake.requests[1]);
+    const completion = textChunks(JSON.stringify(PREDICTION)).length + textChunks(JSON.stringify(UPSTREAM_ANALYSIS)).length;
+
+    const view = await single.admin<AccountView>('GET', `/admin/v1/accounts/${account.accountId}`);
+    expect(view.tokens).toMatchObject({ prompt, completion, estimatedPrompt: prompt, estimatedCompletion: completion, failed: { calls: 0 } });
+    const now = Date.now();
+    const range = new URLSearchParams({ from: new Date(now - 3_600_000).toISOString(), to: new Date(now + 3_600_000).toISOString(), granularity: 'day' });
+    const usage = await single.admin<{ buckets: { tokens: unknown[] }[] }>('GET', `/admin/v1/accounts/${account.accountId}/usage?${range}`);
+    expect(usage.buckets.flatMap((bucket) => bucket.tokens)).toEqual([{ model: MODEL, calls: 2, reported: { prompt: 0, completion: 0 }, estimated: { prompt, completion }, unreportedCalls: 0 }]);
   });
 });

@@ -6,7 +6,8 @@
  * the upstream, the access log names the trace, and no personal text is in any span.
  */
 import { randomBytes } from 'node:crypto';
-import { FAKE_UPSTREAM_SPEED, reply, startFakeOpenAi, status, UPSTREAM_PREDICTION, UPSTREAM_USAGE, type FakeOpenAi } from '../support/fake-openai-server';
+import { FAKE_UPSTREAM_SPEED, reply, startFakeOpenAi, status, textChunks, UPSTREAM_PREDICTION, UPSTREAM_USAGE, type FakeOpenAi } from '../support/fake-openai-server';
+import { promptEstimateOf } from '../support/prompt-estimate';
 import { jaegerBinary, startJaeger, tagOf, type Jaeger, type JaegerSpan, type JaegerTrace } from '../support/jaeger';
 import { describeNeeding } from '../support/required-tool';
 import { freePort } from '../support/free-port';
@@ -43,7 +44,7 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
     metricsPort = await freePort();
     server = await spawnServer({
       LOG_LEVEL: 'info',
-      RATE_LIMIT_MAX: '2',
+      RATE_LIMIT_MAX: '3',
       RATE_LIMIT_REDIS_PREFIX: `pps:tracing:${randomBytes(4).toString('hex')}:`,
       OPENAI_API_KEY: 'sk-test-tracing',
       OPENAI_BASE_URL: fake.baseURL,
@@ -149,9 +150,22 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
     expect(tagOf(chat!, 'gen_ai.usage.output_tokens')).toBe(0);
   });
 
+  test('when the answer carries no usage report, then the GenAI span carries the service\'s estimate, marked as one', async () => {
+    fake.script(reply(UPSTREAM_PREDICTION, { usage: null }));
+    const traceId = randomBytes(16).toString('hex');
+    expect((await snap(traceId)).status).toBe(201);
+
+    const trace = await traceWith(traceId, (spans) => serverSpan(spans) !== undefined && chatSpans(spans).length === 1);
+    const [chat] = chatSpans(trace.spans);
+    expect(tagOf(chat!, 'otel.status_code')).toBeUndefined();
+    expect(tagOf(chat!, 'pps.usage.estimated')).toBe(true);
+    expect(tagOf(chat!, 'gen_ai.usage.input_tokens')).toBe(promptEstimateOf(fake.requests.at(-1)));
+    expect(tagOf(chat!, 'gen_ai.usage.output_tokens')).toBe(textChunks(JSON.stringify(UPSTREAM_PREDICTION)).length);
+  });
+
   test('when the rate limit refuses a request, then its server span records the 429 and its route, and no upstream span exists', async () => {
     const traceId = randomBytes(16).toString('hex');
-    const response = await snap(traceId); // the third request of a limit of 2
+    const response = await snap(traceId); // the fourth request of a limit of 3
     expect(response.status).toBe(429);
 
     const trace = await traceWith(traceId, (spans) => serverSpan(spans) !== undefined);

@@ -49,7 +49,7 @@ afterAll(async () => {
 interface Usage {
   credits: number;
   held: number;
-  tokens: { prompt: number; completion: number; failed: { prompt: number; completion: number; calls: number; unreportedCalls: number; estimatedPrompt: number; estimatedCompletion: number } };
+  tokens: { prompt: number; completion: number; estimatedPrompt: number; estimatedCompletion: number; failed: { prompt: number; completion: number; calls: number; unreportedCalls: number; estimatedPrompt: number; estimatedCompletion: number } };
 }
 
 const accountView = (account: TestAccount) => server.admin<Usage>('GET', `/admin/v1/accounts/${account.accountId}`);

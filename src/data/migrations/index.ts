@@ -17,6 +17,7 @@ import * as personalData from './011-personal-data';
 import * as estimatedUsage from './012-estimated-usage';
 import * as usageTallies from './013-usage-tallies';
 import * as estimatedCompletion from './014-estimated-completion';
+import * as estimatedAnswerTokens from './015-estimated-answer-tokens';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '012-estimated-usage': estimatedUsage,
   '013-usage-tallies': usageTallies,
   '014-estimated-completion': estimatedCompletion,
+  '015-estimated-answer-tokens': estimatedAnswerTokens,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -9,7 +9,8 @@
  * (OpenAI streams about one token a chunk; llama.cpp merges a few, 12 tokens in 9 chunks
  * in a probe, so this is a lower bound there, as for any server that batches tokens). An
  * attempt never sent (it waited for a socket) cost
- * nothing and is not counted.
+ * nothing and is not counted. An answer that came without a usage report is estimated the
+ * same way (a whole answer, read at once, by its text).
  */
 import { estimatedTextTokens } from '../../domain/text-tokens';
 
@@ -39,6 +40,15 @@ export const newTally = (): AttemptTally => ({ sent: false, textChunks: 0, usage
 /** Estimated tokens of the messages sent once. */
 export function estimatedPromptTokens(messages: readonly { content: string }[]): number {
   return estimatedTextTokens(messages.map((message) => message.content).join(''));
+}
+
+/**
+ * What the attempt that answered cost when its answer reported no usage: its prompt, and
+ * its completion by the chunks that carried text or, for an answer read whole (no chunks),
+ * by the estimate of its text.
+ */
+export function answeredEstimate(answered: AttemptTally, promptTokens: number, answerText: string): EstimatedUsage {
+  return { promptTokens, completionTokens: answered.textChunks > 0 ? answered.textChunks : estimatedTextTokens(answerText), estimated: true };
 }
 
 /**

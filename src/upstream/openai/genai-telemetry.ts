@@ -2,12 +2,12 @@
  * Each upstream attempt in OpenTelemetry's GenAI semantic conventions
  * (@see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): a client span
  * `chat {model}` with the request's model and bound, the response's model, token usage and
- * finish reasons (a failed attempt's usage is the service's estimate, marked
+ * finish reasons (where no usage report came, the service's estimate, marked
  * `pps.usage.estimated=true`); and the metrics `gen_ai.client.token.usage` and
  * `gen_ai.client.operation.duration`. Names, counts and reasons only: never a prompt, a
  * completion or anything about the person described. With tracing off, the API is a no-op.
  */
-import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Histogram } from '@opentelemetry/api';
+import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Histogram, type Span } from '@opentelemetry/api';
 import type { UpstreamName } from '../../domain/ports';
 
 const SCOPE = 'profile-prediction-service';
@@ -22,11 +22,16 @@ export interface GenAiRequest {
   maxTokens: number;
   temperature: number | undefined;
   /**
-   * The service's estimate of a failed attempt's tokens (estimated-usage.ts), or undefined
-   * when it was never sent: set on the span with `pps.usage.estimated=true`.
+   * What the attempt cost by the service's own tally, for when its answer reports no usage
+   * (`answer`) or it failed (undefined): the usage it reported before it failed, or the
+   * estimate (estimated-usage.ts), set with `pps.usage.estimated=true`; undefined when it
+   * was never sent.
    */
-  estimate?: () => { promptTokens: number; completionTokens: number } | undefined;
+  tallied?: (answer?: unknown) => TalliedUsage | undefined;
 }
+
+/** A usage report's counts (a count missing: null), or the service's estimate of them. */
+export type TalliedUsage = { promptTokens: number | null; completionTokens: number | null; estimated?: true };
 
 /** What a Chat Completions response says of itself; anything missing stays unset. */
 interface ChatCompletionShape {
@@ -92,6 +97,7 @@ export async function inGenAiSpan<T>(request: GenAiRequest, attempt: () => Promi
           ...(inputTokens !== undefined && { 'gen_ai.usage.input_tokens': inputTokens }),
           ...(outputTokens !== undefined && { 'gen_ai.usage.output_tokens': outputTokens }),
         });
+        if (inputTokens === undefined && outputTokens === undefined) setUsage(span, request.tallied?.(response));
         const measured = { ...common, ...(responseModel && { 'gen_ai.response.model': responseModel }) };
         operationDuration.record((performance.now() - started) / 1000, measured);
         if (inputTokens !== undefined) tokenUsage.record(inputTokens, { ...measured, 'gen_ai.token.type': 'input' });
@@ -100,10 +106,7 @@ export async function inGenAiSpan<T>(request: GenAiRequest, attempt: () => Promi
       } catch (error) {
         const errorType = errorTypeOf(error);
         span.setAttribute('error.type', errorType);
-        const estimate = request.estimate?.();
-        if (estimate) {
-          span.setAttributes({ 'gen_ai.usage.input_tokens': estimate.promptTokens, 'gen_ai.usage.output_tokens': estimate.completionTokens, 'pps.usage.estimated': true });
-        }
+        setUsage(span, request.tallied?.());
         span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
         operationDuration.record((performance.now() - started) / 1000, { ...common, 'error.type': errorType });
         throw error;
@@ -112,6 +115,16 @@ export async function inGenAiSpan<T>(request: GenAiRequest, attempt: () => Promi
       }
     },
   );
+}
+
+/** Token counts the answer did not carry, from the service's tally; an estimate marked as one. Not recorded in `gen_ai.client.token.usage`, which holds reports only. */
+function setUsage(span: Span, usage: TalliedUsage | undefined): void {
+  if (!usage) return;
+  span.setAttributes({
+    ...(usage.promptTokens !== null && { 'gen_ai.usage.input_tokens': usage.promptTokens }),
+    ...(usage.completionTokens !== null && { 'gen_ai.usage.output_tokens': usage.completionTokens }),
+    ...(usage.estimated && { 'pps.usage.estimated': true }),
+  });
 }
 
 function commonAttributes(request: GenAiRequest): Attributes {

@@ -18,7 +18,7 @@ import { withEarnedConfidence } from './earned-confidence';
 import { abortable } from './abortable';
 import { attemptFailure } from './attempt-failure';
 import { createClient, type Connection } from './client';
-import { inGenAiSpan } from './genai-telemetry';
+import { inGenAiSpan, type TalliedUsage } from './genai-telemetry';
 import { buildCommsPrompt, COMMS_PROMPT_VERSION, draftOf } from './comms-prompt';
 import { COMMS_SCHEMA, COMMS_SCHEMA_NAME } from './comms-schema';
 import type { JsonSchema } from './json-schema-parts';
@@ -30,8 +30,8 @@ import type { UpstreamBudget } from '../../config/time-budget';
 import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
 import { AttemptClock } from './attempt-clock';
-import { estimatedPromptTokens, newTally, talliedUsage, type AttemptTally, type EstimatedUsage, type ReportedUsage } from './estimated-usage';
-import { readCompletionJson, readUsage, reportedUsage } from './read-completion';
+import { answeredEstimate, estimatedPromptTokens, newTally, talliedUsage, type AttemptTally, type EstimatedUsage, type ReportedUsage } from './estimated-usage';
+import { answerText, readCompletionJson, reportedUsage } from './read-completion';
 import { readStream } from './stream-completion';
 import type { JsonObject } from './read-json-values';
 import { decideRetry } from './retry-policy';
@@ -93,7 +93,7 @@ interface Completion {
 
 interface Answer {
   json: JsonObject;
-  usage: ReportedUsage;
+  usage: ReportedUsage | EstimatedUsage;
   matchedSchema: boolean;
 }
 
@@ -160,9 +160,10 @@ export class OpenAiPredictor implements Predictor {
     // Every attempt, tallied as it goes: a failed one's tokens are counted too (every token counted).
     const attempts: AttemptTally[] = [];
     try {
-      const response = await this.withRetries(completion, deadline, attempts);
+      const { response, answered } = await this.withRetries(completion, deadline, attempts);
       const json = readCompletionJson(response);
-      const usage = readUsage(response);
+      // An answer without a usage report is counted by the service's estimate (estimated-usage.ts), marked as one.
+      const usage = reportedUsage(response) ?? answeredEstimate(answered, estimatedPromptTokens(this.messages(completion)), answerText(response));
       this.spentOn(completion, attempts.slice(0, -1), context);
       this.spent(completion.operation, 'success', usage, context);
       return { json, usage, matchedSchema: matchesSchema(json, completion.schema) };
@@ -193,15 +194,15 @@ export class OpenAiPredictor implements Predictor {
     return talliedUsage(attempts, () => estimatedPromptTokens(this.messages(completion)));
   }
 
-  /** One attempt, then more while retry-policy.ts finds them worth making. */
-  private async withRetries(completion: Completion, deadline: CallDeadline, attempts: AttemptTally[]): Promise<unknown> {
+  /** One attempt, then more while retry-policy.ts finds them worth making: the answer, and the tally of the attempt that got it. */
+  private async withRetries(completion: Completion, deadline: CallDeadline, attempts: AttemptTally[]): Promise<{ response: unknown; answered: AttemptTally }> {
     const { maxRetries, hasFallback = false, random } = this.options;
     for (;;) {
       const started = Date.now();
       const tally = newTally();
       attempts.push(tally);
       try {
-        return await this.attempt(completion, deadline, tally);
+        return { response: await this.attempt(completion, deadline, tally), answered: tally };
       } catch (error) {
         if (deadline.signal.aborted) throw error;
         const decision = decideRetry({
@@ -223,9 +224,13 @@ export class OpenAiPredictor implements Predictor {
   private attempt(completion: Completion, deadline: CallDeadline, tally: AttemptTally): Promise<unknown> {
     const { operation } = completion;
     const { kind, model, baseURL, upstream, maxOutputTokens, temperature } = this.options;
-    // An attempt that was sent and failed without a usage report: its span carries the estimate, marked as one.
-    const estimate = (): EstimatedUsage | undefined => this.usageOf(completion, [tally]).estimated ?? undefined;
-    const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature, estimate } as const;
+    // What the span shows where the answer carries no usage: the attempt's own report (a failure after it), else the estimate, marked as one.
+    const tallied = (answer?: unknown): TalliedUsage | undefined => {
+      if (tally.usage) return tally.usage;
+      if (answer !== undefined) return answeredEstimate(tally, estimatedPromptTokens(this.messages(completion)), answerText(answer));
+      return this.usageOf(completion, [tally]).estimated ?? undefined;
+    };
+    const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature, tallied } as const;
     return inGenAiSpan(telemetry, () => this.send(completion, deadline, tally));
   }
 
@@ -295,14 +300,16 @@ export class OpenAiPredictor implements Predictor {
     };
   }
 
-  private provenance(promptVersion: string, answer: Answer): Provenance {
+  private provenance(promptVersion: string, { usage, matchedSchema }: Answer): Provenance {
     return {
       predictor: 'openai',
       model: this.options.model,
       promptVersion,
       upstream: this.options.upstream,
-      ...answer.usage,
-      matchedSchema: answer.matchedSchema,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      ...('estimated' in usage && { tokensEstimated: true }),
+      matchedSchema,
     };
   }
 }

@@ -43,6 +43,13 @@ export function reportedUsage(completion: unknown): ReportedUsage | null {
   return usage.promptTokens === null && usage.completionTokens === null ? null : usage;
 }
 
+/** The text of the first choice's message (the content, or a refusal), '' when there is none. */
+export function answerText(completion: unknown): string {
+  const message = isJsonObject(completion) && Array.isArray(completion['choices']) && isJsonObject(completion['choices'][0]) ? completion['choices'][0]['message'] : undefined;
+  if (!isJsonObject(message)) return '';
+  return textOf(message['content']) + (typeof message['refusal'] === 'string' ? message['refusal'] : '');
+}
+
 /** A string, or the text parts of a list of content parts joined; anything else: ''. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -43,6 +43,28 @@ describe('OpenAiPredictor, streamed', () => {
     expect(spends).toEqual([expect.objectContaining({ outcome: 'success', promptTokens: UPSTREAM_USAGE.prompt_tokens })]);
   });
 
+  test('when a streamed answer comes without a usage report, then its tokens are estimated (the prompt sent, a token per text chunk), marked in the spend and the provenance', async () => {
+    fake.script(reply(aSnapAnswer(), { usage: null }));
+    const { context, spends } = spending();
+    const predicted = await predictorFor(fake).predictSnap(aSubject(), context);
+    const estimate = { promptTokens: promptEstimateOf(fake.requests[0]), completionTokens: textChunks(JSON.stringify(aSnapAnswer())).length };
+    expect(estimate.promptTokens).toBeGreaterThan(100);
+    expect(predicted.provenance).toMatchObject({ ...estimate, tokensEstimated: true });
+    expect(spends).toEqual([expect.objectContaining({ outcome: 'success', ...estimate, estimated: true })]);
+  });
+
+  test('when a whole answer (classic Azure) comes without a usage report, then its completion is estimated from its text', async () => {
+    fake.script(reply(aSnapAnswer(), { usage: null }));
+    const azure = predictorFor(fake, { kind: 'azure', baseURL: new URL(fake.baseURL).origin, apiVersion: '2024-10-21', model: 'my-deployment' });
+    const { context, spends } = spending();
+    const predicted = await azure.predictSnap(aSubject(), context);
+    const text = JSON.stringify(aSnapAnswer());
+    // The script-aware estimate of ASCII text: 4 characters a token, rounded up.
+    const estimate = { promptTokens: promptEstimateOf(fake.requests[0]), completionTokens: Math.ceil(text.length / 4) };
+    expect(predicted.provenance).toMatchObject({ ...estimate, tokensEstimated: true });
+    expect(spends).toEqual([expect.objectContaining({ outcome: 'success', ...estimate, estimated: true })]);
+  });
+
   test('when the connection drops mid-stream, then the call fails and counts the chunks that arrived and the prompt sent, marked estimated', async () => {
     fake.script(streamCut(aSnapAnswer(), 9, 'drop'));
     const { context, spends } = spending();
