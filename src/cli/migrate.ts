@@ -4,7 +4,7 @@
  * the service; safe to run while instances start (src/data/database.ts, migrateToLatest).
  */
 import { ConfigError, loadConfig } from '../config/config';
-import { createDatabase, migrateToLatest } from '../data/database';
+import { createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
 import { createLogger } from '../support/logger';
 
 async function main(): Promise<void> {
@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
   try {
-    await migrateToLatest(db);
+    const { unknown } = await migrateToLatest(db);
+    if (unknown.length > 0) logger.warn({ migrations: unknown }, UNKNOWN_MIGRATIONS_WARNING);
     logger.info({ database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})` }, 'migrations done');
   } finally {
     await db.destroy();

@@ -44,19 +44,36 @@ export async function createDatabase(options: DatabaseOptions): Promise<Knex> {
 /** The key of the advisory lock that serialises migration runs (any constant, fixed forever). */
 export const MIGRATION_LOCK_KEY = 7_413_202_611;
 
+/** How long a migration waits for a table's lock before it fails (and is retried by its Job or the pod's restart). */
+export const MIGRATION_LOCK_TIMEOUT = '5s';
+
 /**
  * Migrates to the latest version, safe when several processes start at once on one
  * database: a transaction-level advisory lock is taken before knex looks at anything,
  * its own tables included, and the whole run happens in that transaction. The others
  * wait for the lock, then find nothing left to do. (knex's own lock table alone is
  * not enough: two runs can race to create it.) On PGlite, one process, the lock is free.
+ *
+ * - A migration waits at most MIGRATION_LOCK_TIMEOUT for a table's lock: one queued
+ *   behind a long transaction (a dump, an idle session) would otherwise hold every paid
+ *   call's statement on that table behind it.
+ * - Migrations a newer release applied are not an error (docs/deploy.md, "Upgrade and
+ *   rollback": a rollback runs the old code on the new schema): their names are returned,
+ *   for the caller to log.
  */
-export async function migrateToLatest(db: Knex): Promise<void> {
-  await db.transaction(async (trx) => {
+export async function migrateToLatest(db: Knex): Promise<{ unknown: string[] }> {
+  return db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
-    await trx.migrate.latest({ migrationSource });
+    await trx.raw(`set local lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`);
+    await trx.migrate.latest({ migrationSource, disableMigrationsListValidation: true });
+    const known = new Set(await migrationSource.getMigrations([]));
+    const applied: { name: string }[] = await trx('knex_migrations').select('name').orderBy('id');
+    return { unknown: applied.map(({ name }) => name).filter((name) => !known.has(name)) };
   });
 }
+
+/** The warning for migrations this release does not know, logged where it ran. */
+export const UNKNOWN_MIGRATIONS_WARNING = 'the database holds migrations this release does not know (a newer release applied them): running on that schema, as a rollback does';
 
 /** A statement run by `onOwnConnection` failed: its error, and the PostgreSQL backend that ran it (none with PGlite, or when no connection was had). */
 export class StatementFailed extends Error {

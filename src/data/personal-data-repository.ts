@@ -135,8 +135,8 @@ export class KnexPersonalDataRepository implements PersonalDataRepository {
 
 type Row = Record<string, unknown>;
 
-const SNAP_COLUMNS = ['id', 'request', 'prediction', 'predictor', 'model', 'prompt_version', 'upstream', 'prompt_tokens', 'completion_tokens', 'created_at'];
-const COMMS_COLUMNS = ['id', 'snap_id', 'request', 'response', 'predictor', 'model', 'prompt_version', 'upstream', 'prompt_tokens', 'completion_tokens', 'created_at'];
+const SNAP_COLUMNS = ['id', 'request', 'prediction', 'predictor', 'model', 'prompt_version', 'upstream', 'prompt_tokens', 'completion_tokens', 'tokens_estimated', 'created_at'];
+const COMMS_COLUMNS = ['id', 'snap_id', 'request', 'response', 'predictor', 'model', 'prompt_version', 'upstream', 'prompt_tokens', 'completion_tokens', 'tokens_estimated', 'created_at'];
 const REPLAY_COLUMNS = ['key', 'state', 'result_table', 'result_id', 'expires_at'];
 const ERASURE_COLUMNS = ['id', 'scope', 'snap_id', 'admin_token_id', 'snaps', 'comms_analyses', 'replays', 'erased_at'];
 
@@ -169,6 +169,7 @@ function provenanceOf(row: Row) {
     upstream: row.upstream ?? null,
     promptTokens: nullableNumber(row.prompt_tokens),
     completionTokens: nullableNumber(row.completion_tokens),
+    tokensEstimated: row.tokens_estimated === true,
   };
 }
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createScratchDatabase, type ScratchDatabase } from '../../scripts/bench/scratch-database';
-import { createDatabase, migrateToLatest } from '../../src/data/database';
+import { createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../../src/data/database';
 import { migrationSource } from '../../src/data/migrations';
 import { PERSON } from '../support/factories';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server';
@@ -94,6 +94,54 @@ describe('migrations', () => {
     const second = runMigrate(database.url);
     expect(second.status).toBe(0);
     expect(await appliedMigrations(database.url)).toEqual(names);
+  });
+
+  test('when a newer release has applied a migration this one does not know (a rollback), then npm run migrate and the service run on that schema, warning, and serve', async () => {
+    expect(runMigrate(database.url).status).toBe(0);
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query("insert into knex_migrations (name, batch, migration_time) values ('999-a-newer-release', 99, now())");
+    } finally {
+      await client.end();
+    }
+    const migrated = runMigrate(database.url);
+    expect({ status: migrated.status, stderr: migrated.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(migrated.stdout).toContain(UNKNOWN_MIGRATIONS_WARNING);
+    expect(migrated.stdout).toContain('999-a-newer-release');
+
+    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
+    servers.push(server);
+    expect(server.output()).toContain(UNKNOWN_MIGRATIONS_WARNING);
+    const created = await post(server.adminUrl, '/admin/v1/accounts', { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }, { name: 'rolled-back', credits: 1 });
+    expect(created.status).toBe(201);
+    expect((await post(server.url, '/api/v1/snap', { 'x-api-key': String(created.body.data?.apiKey) }, PERSON)).status).toBe(201);
+  });
+
+  test('when a pending migration must wait for a table another session holds, then it gives up at its lock timeout, leaving nothing half done, and runs once the table is free', async () => {
+    const db = await createDatabase({ databaseUrl: database.url, dataDir: '', poolMax: 2 });
+    const holder = new Client({ connectionString: database.url });
+    try {
+      await migrateToLatest(db);
+      // The latest migration undone, so that it is pending again; it alters snaps among others.
+      const names = await migrationSource.getMigrations([]);
+      const latest = names.at(-1)!;
+      await (await migrationSource.getMigration(latest)).down!(db);
+      await db('knex_migrations').where({ name: latest }).delete();
+
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select 1 from snaps limit 1');
+      await expect(migrateToLatest(db)).rejects.toMatchObject({ code: '55P03' });
+      expect(await appliedMigrations(database.url)).toEqual(names.slice(0, -1));
+
+      await holder.query('rollback');
+      await migrateToLatest(db);
+      expect(await appliedMigrations(database.url)).toEqual(names);
+    } finally {
+      await holder.end();
+      await db.destroy();
+    }
   });
 
   test('when DATABASE_URL is not a valid URL, then npm run migrate exits 1 naming the variable', () => {

@@ -12,7 +12,7 @@ import { reply, startFakeOpenAi, status, streamCut, textChunks, UPSTREAM_ANALYSI
 import { promptEstimateOf } from '../support/prompt-estimate';
 import { createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
 const MODEL = 'gpt-streamed-usage-test';
@@ -176,5 +176,8 @@ describe('an answer without a usage report', () => {
     const range = new URLSearchParams({ from: new Date(now - 3_600_000).toISOString(), to: new Date(now + 3_600_000).toISOString(), granularity: 'day' });
     const usage = await single.admin<{ buckets: { tokens: unknown[] }[] }>('GET', `/admin/v1/accounts/${account.accountId}/usage?${range}`);
     expect(usage.buckets.flatMap((bucket) => bucket.tokens)).toEqual([{ model: MODEL, calls: 2, reported: { prompt: 0, completion: 0 }, estimated: { prompt, completion }, unreportedCalls: 0 }]);
+    const exportResponse = await fetch(`${single.adminUrl}/admin/v1/accounts/${account.accountId}/export`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const exported = (await exportResponse.json()) as { snaps: Record<string, unknown>[]; commsAnalyses: Record<string, unknown>[] };
+    expect([...exported.snaps, ...exported.commsAnalyses].map((row) => row.tokensEstimated)).toEqual([true, true]);
   });
 });
