@@ -11,10 +11,11 @@
  * - an answer left without its substance (a summary of at least three words, one `do`
  *   and one `dont` item, and with a draft a review with a fit score) is a failed
  *   analysis: the contract's comms 500, nothing stored or charged.
- * The rules judge the analysis with the person's name put in (subject-name.ts), since the
- * draft they compare it with holds the name, but the summary's words are counted as the
- * model wrote them: the name is no substance, and "Reassure the person." must not pass
- * for "Ada Lovelace" and fail for "Ada".
+ * The draft's issues are judged with the person's name put in (subject-name.ts), since the
+ * draft they compare with holds the name. The rest is judged as the model wrote it: the
+ * name must decide nothing, so "Reassure the person." has three words whether the name
+ * is "Ada" or "Ada Lovelace", and "Thank the person." is not the dont item "Thank Ada."
+ * for Ada only.
  * And before any of that: a snap without a profile has nothing to advise on (422, before
  * any credit is held or any predictor asked).
  */
@@ -37,18 +38,22 @@ export function assertAdvisable(snap: StoredSnap): void {
 /** The model's analysis, named, with its senseless parts dropped; throws the comms 500 when too little is left. */
 export function heldToSense(analysis: CommsAnalysis, draft: string | undefined, name: string): CommsAnalysis {
   const named = namedAnalysis(analysis, name);
-  const donts = new Set(named.dont.map(sameAdvice));
-  const dos = new Set(named.do.map(sameAdvice));
   const held: CommsAnalysis = {
     ...named,
-    do: named.do.filter((item) => !donts.has(sameAdvice(item))),
-    dont: named.dont.filter((item) => !dos.has(sameAdvice(item))),
+    do: unlike(named.do, analysis.do, analysis.dont),
+    dont: unlike(named.dont, analysis.dont, analysis.do),
     draft_analysis: named.draft_analysis && { ...named.draft_analysis, issues: sensibleIssues(named.draft_analysis, draft ?? '') },
   };
   if (!hasSubstance(held, analysis.summary, hasDraft(draft))) {
     throw new AppError({ kind: 'generation_failed', message: MESSAGES.commsGenerationFailed, cause: new Error('the analysis has no substance left') });
   }
   return held;
+}
+
+/** Of the named `items`, those whose advice as the model wrote it (`written`, item for item) is not also in `others`. */
+function unlike(items: readonly string[], written: readonly string[], others: readonly string[]): string[] {
+  const opposite = new Set(others.map(sameAdvice));
+  return items.filter((_, index) => !opposite.has(sameAdvice(written[index] ?? '')));
 }
 
 function sensibleIssues(analysis: DraftAnalysis, draft: string): DraftIssue[] {

@@ -86,6 +86,13 @@ describe('heldToSense', () => {
     expect([heldToSense(reassure, undefined, 'Ada').summary, heldToSense(reassure, undefined, 'Ada Lovelace').summary]).toEqual(['Reassure Ada.', 'Reassure Ada Lovelace.']);
   });
 
+  test('when a do item equals a dont item only once the name is put in, then both stay, whatever the name', () => {
+    const thank = analysis({ do: ['Thank the person.', 'Be brief.'], dont: ['Thank Ada.', 'Ramble.'], draft_analysis: null });
+
+    expect(heldToSense(thank, undefined, 'Ada')).toMatchObject({ do: ['Thank Ada.', 'Be brief.'], dont: ['Thank Ada.', 'Ramble.'] });
+    expect(heldToSense(thank, undefined, 'Bob')).toMatchObject({ do: ['Thank Bob.', 'Be brief.'], dont: ['Thank Ada.', 'Ramble.'] });
+  });
+
   test('when a suggestion only repeats its excerpt once the name is put in, then it is dropped', () => {
     const issues = [{ excerpt: 'Hi Ada,', suggestion: 'Hi the person,' }];
 
