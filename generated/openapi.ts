@@ -30,6 +30,9 @@ export interface paths {
          *     also gives no profile when its evidence is below `High` and the notes read like a
          *     record of facts and arrangements ("Room booked for Thursday; sent the details."),
          *     or when its guess would be `Low` from notes of fewer than four words ("Says no.").
+         *     With an LLM configured, English notes the embedded predictor gives no profile for
+         *     are answered the same way without asking the model (nothing is sent to it); notes
+         *     in another language are the model's to read, and its answer is then `Low`.
          *
          *     The name is never evidence: no predictor is given it (an LLM gets the description
          *     without the name and writes "the person"; the service puts the name in the texts),
@@ -161,7 +164,7 @@ export interface components {
             secondary_profile: components["schemas"]["SecondaryProfileName"] | null;
             /** @description The code of the secondary profile, or `null`. */
             secondary_code: components["schemas"]["SecondaryProfileCode"] | null;
-            /** @description How strongly the evidence supports the prediction, or `null`. */
+            /** @description How strongly the evidence supports the prediction. This service always sets it (an answer it cannot check against the evidence is `Low`); the field stays nullable, as the contract allows, so a client must accept `null`. */
             confidence: components["schemas"]["Confidence"] | null;
             reasoning: components["schemas"]["NullableText"];
             summary: components["schemas"]["NullableText"];

@@ -75,6 +75,8 @@ export function gateChecks(held: HalfMeasures): GateCheck[] {
     bounded('paraphrase agreement', held.paraphraseAgreement, 'atLeast', 0.8),
     bounded('top-2 accuracy', held.top2, 'atLeast', 0.8),
     bounded('abstention on no-evidence notes', held.abstention.recall, 'atLeast', 1, HELD_OUT_FLOORS.noEvidenceAbstention),
+    // Notes in a language the predictor does not read hold no evidence it can use either.
+    bounded('abstention on foreign-language notes', held.abstention.foreignAbstained, 'atLeast', 1),
     bounded('false abstention on descriptions', held.abstention.falseAbstention, 'atMost', 0.05),
     {
       measure: 'accuracy by confidence',

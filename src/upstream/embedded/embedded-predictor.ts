@@ -8,14 +8,15 @@ import { analyseCommsEmbedded } from './comms-analysis';
 import { predictSnapEmbedded } from './snap-prediction';
 import type { AnonymousSubject, CommsAnalysis, CommsRequest, Predicted, Predictor, Provenance, SnapPrediction } from '../../domain/ports';
 
-const PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v3' };
+/** Its results' provenance; also that of an answer the lexicon gives on a model's route (earned-confidence.ts, `unaskedAnswer`). */
+export const EMBEDDED_PROVENANCE: Provenance = { predictor: 'embedded', model: 'embedded-lexicon', promptVersion: 'embedded-v3' };
 
 export class EmbeddedPredictor implements Predictor {
   async predictSnap(subject: AnonymousSubject): Promise<Predicted<SnapPrediction>> {
-    return { result: boundSnapPrediction(predictSnapEmbedded(subject)), provenance: PROVENANCE };
+    return { result: boundSnapPrediction(predictSnapEmbedded(subject)), provenance: EMBEDDED_PROVENANCE };
   }
 
   async analyseComms(request: CommsRequest): Promise<Predicted<CommsAnalysis>> {
-    return { result: boundCommsAnalysis(analyseCommsEmbedded(request)), provenance: PROVENANCE };
+    return { result: boundCommsAnalysis(analyseCommsEmbedded(request)), provenance: EMBEDDED_PROVENANCE };
   }
 }

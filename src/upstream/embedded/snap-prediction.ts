@@ -18,7 +18,7 @@
  *   half as much: notes in other words than the lexicon's still count, as weaker evidence.
  * - Every word of the notes adds its learned weights (`snap-word-weights.ts`: naive Bayes
  *   over word stems, learned from the evaluation set's development half; a word weighs
- *   under a fifth of a term for most profiles, about 1.3 at most), except a word of an
+ *   under a fifth of a term for most profiles, about 1.5 at most), except a word of an
  *   everyday phrase: the wording the lexicon misses, so that a short paraphrase or a
  *   near-tie leans the way the labelled people's wording did. On people the lexicon was
  *   not written from, the weights name the primary more often than the lexicon does, and
@@ -47,8 +47,8 @@
  *
  * Confidence, from the primary's lead over the next profile (any profile, Visionary
  * included); in person-grouped cross-validation on the development half of the
- * evaluation set (`make eval-cv`, docs/evaluation.md), on the people the lexicon was not
- * written from, top-1 accuracy was 99.7% at High, 92% at Medium and 64% at Low:
+ * evaluation set (`make eval-cv`, docs/evaluation.md, "Cross-validation on the development
+ * half", whose figures rise from Low to High), on the people the lexicon was not written from:
  * - High:   score >= 3 and lead >= 3
  * - Medium: lead >= 1
  * - Low:    a tie at the top, less than a point ahead, or a primary with no lexicon term

@@ -10,19 +10,32 @@
  *   levels are measured on the labelled evaluation set), never above what
  *   the model said.
  * - No primary: Low.
+ *
+ * And before the model is asked: no evidence, no call. English notes in which the lexicon
+ * finds no behavioural evidence get its no-profile answer (openapi/openapi.yaml,
+ * `createSnap`), and the model is not asked: it would guess (a small model called "Says
+ * no." a Trailblazer, High), the operator would pay for the guess, and the notes would
+ * go upstream for nothing. Notes in a language the lexicon does not read are the model's
+ * to read (its answer is then Low, above).
  */
 import { CONFIDENCE_LEVELS, type Confidence } from '../../domain/profiles';
 import type { AnonymousSubject, SnapPrediction } from '../../domain/ports';
 import { unsupportedLanguageOf } from '../embedded/notes-language';
 import { predictFromLexicon } from '../embedded/snap-prediction';
 
-export function withEarnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject): SnapPrediction {
-  return { ...prediction, confidence: earnedConfidence(prediction, subject) };
+/** The lexicon's answer when the model need not be asked (no evidence in English notes), else undefined; `evidence`: the lexicon's reading of `subject`. */
+export function unaskedAnswer(subject: AnonymousSubject, evidence: SnapPrediction = predictFromLexicon(subject)): SnapPrediction | undefined {
+  if (evidence.profile !== null) return undefined;
+  return unsupportedLanguageOf(subject.notes) === undefined ? evidence : undefined;
 }
 
-export function earnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject): Confidence {
+export function withEarnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject, evidence?: SnapPrediction): SnapPrediction {
+  return { ...prediction, confidence: earnedConfidence(prediction, subject, evidence) };
+}
+
+/** `evidence`: the lexicon's reading of `subject`, when it was read already. */
+export function earnedConfidence(prediction: SnapPrediction, subject: AnonymousSubject, evidence: SnapPrediction = predictFromLexicon(subject)): Confidence {
   if (prediction.profile === null) return 'Low';
-  const evidence = predictFromLexicon(subject);
   if (evidence.profile !== prediction.profile || evidence.confidence === null) return 'Low';
   // Asked last: identifying the language costs more than reading the lexicon (about 0.3 ms
   // for a paragraph), and only an answer the lexicon agrees with needs it.

@@ -14,7 +14,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { AnonymousSubject, CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, UpstreamName, UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
-import { withEarnedConfidence } from './earned-confidence';
+import { unaskedAnswer, withEarnedConfidence } from './earned-confidence';
+import { EMBEDDED_PROVENANCE } from '../embedded/embedded-predictor';
+import { predictFromLexicon } from '../embedded/snap-prediction';
 import { abortable } from './abortable';
 import { attemptFailure } from './attempt-failure';
 import { createClient, type Connection } from './client';
@@ -125,6 +127,10 @@ export class OpenAiPredictor implements Predictor {
   }
 
   async predictSnap(subject: AnonymousSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
+    // No evidence, no call (earned-confidence.ts): the lexicon's answer, and nothing sent.
+    const evidence = predictFromLexicon(subject);
+    const unasked = unaskedAnswer(subject, evidence);
+    if (unasked) return { result: unasked, provenance: EMBEDDED_PROVENANCE };
     const answer = await this.complete(
       {
         operation: 'predictSnap',
@@ -135,7 +141,7 @@ export class OpenAiPredictor implements Predictor {
       },
       context,
     );
-    return { result: withEarnedConfidence(mapSnapPrediction(answer.json), subject), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
+    return { result: withEarnedConfidence(mapSnapPrediction(answer.json), subject, evidence), provenance: this.provenance(SNAP_PROMPT_VERSION, answer) };
   }
 
   async analyseComms(request: CommsRequest, context: PredictContext): Promise<Predicted<CommsAnalysis>> {

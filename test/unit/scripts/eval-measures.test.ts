@@ -77,6 +77,13 @@ describe('the measures of make eval', () => {
     expect(measures.confusion.map((row) => row[12]).reduce((a = 0, b = 0) => a + b, 0)).toBe(1);
   });
 
+  test('when a foreign-language note gets a profile, then the gate fails on foreign abstention, and on the floors too', () => {
+    const foreign = calls.find((call) => call.purpose === 'foreign');
+    const results = calls.map((call) => (call === foreign ? { ...perfect(call), prediction: predicted('Visionary', 'Low') } : perfect(call)));
+    const failed = gateChecks(measureHalf(set, HALF, results)).filter((check) => !checkPasses(check, 'floors'));
+    expect(failed.map((check) => check.measure)).toEqual(['abstention on foreign-language notes']);
+  });
+
   test('when Medium is right more often than High, then accuracy by confidence is not rising and the gate says so', () => {
     const results = calls.map((call) => {
       const result = perfect(call);

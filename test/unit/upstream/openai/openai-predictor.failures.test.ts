@@ -158,7 +158,7 @@ describe('OpenAiPredictor failures', () => {
   });
 
   test('when the error body echoes the notes, then neither the notes nor the API key reach the error message', async () => {
-    const subject = aSubject({ notes: 'Secret detail: owes money to Bob.' });
+    const subject = aSubject({ notes: 'Checks every figure twice. Secret detail: owes money to Bob.' });
     fake.script(
       status(400, { error: { message: `Invalid input: ${subject.notes} key ${API_KEY}`, code: 'bad' } }),
     );

@@ -73,8 +73,10 @@ describe('OpenAiPredictor, streamed', () => {
   });
 
   test('when the notes are Chinese, then the prompt estimate counts each of their characters as 3 tokens', async () => {
-    const english = aSubject({ notes: 'a'.repeat(300) });
-    const chinese = aSubject({ notes: '文'.repeat(300) });
+    // After notes with evidence of behaviour, so that the model is asked (no evidence, no call).
+    const { notes } = aSubject();
+    const english = aSubject({ notes: `${notes} ${'a'.repeat(300)}` });
+    const chinese = aSubject({ notes: `${notes} ${'文'.repeat(300)}` });
     fake.script(streamCut(aSnapAnswer(), 0, 'drop'), streamCut(aSnapAnswer(), 0, 'drop'));
     const { context, spends } = spending();
     await expect(predictorFor(fake).predictSnap(english, context)).rejects.toThrow();
