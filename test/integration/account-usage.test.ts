@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { bodyOf } from '../support/json';
 import { garbage, hang, refuse, reply, startFakeOpenAi, status, type Behaviour, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, UPSTREAM_USAGE, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, PERSON, type TestAccount } from '../support/factories';
-import { seededRandom } from '../support/seeded-random';
+import { seededRandom, shuffled } from '../support/seeded-random';
 import { spawnServer } from '../support/spawned-server';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 
@@ -133,13 +133,17 @@ describe('account usage', () => {
     const created = { snap: 0, comms: 0 };
     const failures: Record<string, number> = { ...NO_FAILURES };
     let timeouts = 0;
+    const drawnNames = new Set<string>();
+    // Every kind of step once, in a seeded order, then random ones: 10 to 23 steps in all.
+    const everyKind = shuffled(STEPS, random);
     const steps = random.int(10, 24);
     for (let step = 0; step < steps; step += 1) {
-      // At most two calls that wait out the time bound: the rest of the mix is quick.
-      let drawn = random.next() < 0.45 ? STEPS[0]! : STEPS[random.int(1, STEPS.length)]!;
+      let drawn = everyKind[step] ?? (random.next() < 0.45 ? STEPS[0]! : STEPS[random.int(1, STEPS.length)]!);
+      // At most two calls that wait out the time bound (the one of every kind and one more): the rest of the mix is quick.
       if (drawn.kind === 'upstreamTimeout' && (timeouts += 1) > 2) drawn = STEPS[2]!;
       const comms = snapIds.length > 0 && random.next() < 0.5;
       fake.script(drawn.behaviour(comms));
+      drawnNames.add(drawn.name);
       const response = comms
         ? await server.post('/api/v1/snap/comms', { snapId: snapIds[random.int(0, snapIds.length)] }, { 'x-api-key': account.apiKey })
         : await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
@@ -157,6 +161,7 @@ describe('account usage', () => {
       }
     }
 
+    expect({ seed: random.seed, drawn: [...drawnNames].sort() }).toEqual({ seed: random.seed, drawn: STEPS.map((s) => s.name).sort() });
     const ledger = await ledgerCharges(account.accountId);
     expect({ seed: random.seed, ...ledger }).toEqual({ seed: random.seed, snap: created.snap, comms: created.comms, credits: created.snap + created.comms, granted: 60 });
     const stored = await storedTokens(account.accountId);
@@ -243,6 +248,8 @@ describe('account usage', () => {
     const data = JSON.parse(stdout).data;
     expect(data).toMatchObject({ accountId: account.accountId, granularity: 'hour', nextFrom: null });
     expect(data.buckets.map((b: Bucket) => b.creditsGranted)).toEqual([5]);
+    const api = await bodyOf(await usage(account.accountId, { from, to, granularity: 'hour' }));
+    expect(data).toEqual(api.data);
   });
 
   test('when the database is the embedded PGlite, then a success and a failure show in the usage by the hour and by the day', async () => {

@@ -44,11 +44,15 @@ async function expectOnly503s(count: number): Promise<void> {
 
 describe('PostgreSQL out of reach', () => {
   test('when new connections go to a port that accepts and never answers, then requests get 503 (pg: "timeout expired"), and 201 once it answers', async () => {
+    const logged = server.logs().length;
     proxy.delayNewConnections(Infinity);
     proxy.cutAll();
     server.services.callers.clear();
     await expectOnly503s(5);
     expect(server.logs()).not.toContain('"kind":"internal"');
+    // Each 503's log line names its cause: pg's own connect timeout.
+    const causes = server.logs().slice(logged).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { kind?: string; err?: { message?: string } }).filter((line) => line.kind === 'unavailable').map((line) => line.err?.message);
+    expect(causes).toEqual(Array<string>(5).fill('timeout expired'));
   });
 
   test('when PostgreSQL takes longer to connect than the connect timeout, then requests get 503', async () => {

@@ -12,6 +12,7 @@ import { bodyOf } from '../support/json';
 import { hang, reply, startFakeOpenAi, status, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
+import { withTestRedis } from '../support/redis-texts';
 import { startTcpProxy } from '../support/tcp-proxy';
 import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
@@ -139,7 +140,8 @@ describe('failure budget', () => {
   test('when Redis dies mid-run, then the process counts the budget alone, its earlier failures included, and the shared count returns with Redis', async () => {
     const proxy = await startTcpProxy(requireEnv('REDIS_URL'));
     try {
-      const server = await start({ FAILURE_BUDGET_CALLS: '3', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`, REDIS_URL: proxy.url });
+      const prefix = `test:${randomUUID()}:`;
+      const server = await start({ FAILURE_BUDGET_CALLS: '3', RATE_LIMIT_REDIS_PREFIX: prefix, REDIS_URL: proxy.url });
       fake.always(reply(VISIONARY));
       const account = await createAccount(server, 5);
       const shared = async () => sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'rate_limit_store_shared');
@@ -158,6 +160,10 @@ describe('failure budget', () => {
       proxy.delayNewConnections(0);
       proxy.cutAll();
       await until(async () => (await shared()) === 1, { intervalMs: 200, what: 'Redis used again after it came back' });
+      // The budget is counted in Redis again: another account's failure is in its sliding log there.
+      const other = await createAccount(server, 5);
+      expect((await snapStatuses(server, other.apiKey, 1)).map((r) => r.status)).toEqual([500]);
+      expect(await withTestRedis((redis) => redis.zCard(`${prefix}failures:${other.accountId}`))).toBe(1);
     } finally {
       await proxy.close();
     }

@@ -3,13 +3,14 @@
  * with requests in flight, SIGKILL in the middle of requests. Nothing is lost, nothing
  * is charged twice, and service resumes without a restart.
  */
+import { knex } from 'knex';
 import { bodyOf } from '../support/json';
 import { delay, heldUntil, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { controlService } from '../support/services-control';
 import { spawnServer } from '../support/spawned-server';
-import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
+import { requireEnv, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
 
@@ -81,7 +82,7 @@ describe('Redis stopped', () => {
     }
   }
 
-  test('when Redis is down, then requests are answered with the in-process limit without waiting, and the shared limit returns with Redis', async () => {
+  test('when Redis is down, then requests are served and counted by the in-process limit, and the shared limit returns with Redis', async () => {
     await controlService('redis-stop');
     try {
       const ip = clientIp();
@@ -236,8 +237,22 @@ describe('signals', () => {
     server.child.kill('SIGTERM');
     const response = await paid;
     expect(response.status).toBe(201);
-    expect((await bodyOf(response)).data.snapResponse.profile).toBe(UPSTREAM_PREDICTION.profile);
+    const { data } = await bodyOf(response);
+    expect(data.snapResponse.profile).toBe(UPSTREAM_PREDICTION.profile);
     expect(await server.exited).toBe(0);
+
+    // Stored and charged, as the database holds it after the process has gone: its one snap, the one credit spent, and one debit for that snap.
+    const db = knex({ client: 'pg', connection: requireEnv('DATABASE_URL'), pool: { min: 0, max: 1 } });
+    try {
+      const snaps = await db('snaps').where({ account_id: account.accountId }).select('id');
+      expect(snaps.map((row) => Number(row.id))).toEqual([data.snapId]);
+      const { credits } = await db('accounts').where({ id: account.accountId }).select('credits').first();
+      expect(Number(credits)).toBe(0);
+      const debits = await db('credit_ledger').where({ account_id: account.accountId }).andWhere('delta', '<', 0).select('delta', 'reason', 'snap_id');
+      expect(debits.map((row) => ({ delta: row.delta, reason: row.reason, snapId: Number(row.snap_id) }))).toEqual([{ delta: -1, reason: 'snap', snapId: data.snapId }]);
+    } finally {
+      await db.destroy();
+    }
   }, 120_000);
 
   test('when the process is SIGKILLed mid-requests, then every charge has its snap and every snap its charge, and after the lease no credit stays held', async () => {

@@ -62,9 +62,16 @@ describe('fallback upstream', () => {
       upstreams.primary.always({ kind: 'hang' });
       upstreams.fallback.script(reply(PREDICTION));
       const account = await createAccount(server, 1);
-      // A hanging primary never answers: a 201 means it was cut within the budget and the fallback answered.
-      const { response } = await snap(server, account.apiKey);
+      const { response, body } = await snap(server, account.apiKey);
+      // A hanging primary never answers, and a call whose whole time ran out is not passed on:
+      // the fallback's 201 means the primary was cut before OPENAI_TIMEOUT_SECONDS (4 s) had passed.
       expect(response.status).toBe(201);
+      expect([upstreams.primary.requests.length, upstreams.fallback.requests.length]).toEqual([1, 1]);
+      const row = await server.services.db('snaps').where({ id: body.data.snapId }).first();
+      expect(row).toMatchObject({ model: 'fallback-model', upstream: 'fallback' });
+      // Its half, as the primary's request states its bound: the SDK sends the timeout it was
+      // given, in whole seconds rounded down (X-Stainless-Timeout); the whole 4 s would say 3 or 4.
+      expect(Number(upstreams.primary.requests[0]?.headers['x-stainless-timeout'])).toBeLessThanOrEqual(2);
     }));
 
   test('when both fail, then it answers the contract 500, stores nothing and charges nothing', () =>

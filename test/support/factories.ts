@@ -31,8 +31,16 @@ export async function ledgerOf(server: TestServer, accountId: number): Promise<{
   return { sum: Number(row.sum), rows: Number(row.rows) };
 }
 
-export async function snapCountOf(server: TestServer, accountId: number): Promise<number> {
-  const row = await server.services.db('snaps').where({ account_id: accountId }).count({ n: '*' }).first();
+export function snapCountOf(server: TestServer, accountId: number): Promise<number> {
+  return rowCountOf(server, 'snaps', accountId);
+}
+
+export function commsCountOf(server: TestServer, accountId: number): Promise<number> {
+  return rowCountOf(server, 'comms_analyses', accountId);
+}
+
+async function rowCountOf(server: TestServer, table: 'snaps' | 'comms_analyses', accountId: number): Promise<number> {
+  const row = await server.services.db(table).where({ account_id: accountId }).count({ n: '*' }).first();
   return Number(row?.n ?? 0);
 }
 

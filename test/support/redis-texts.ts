@@ -1,11 +1,10 @@
-/** Every key of the test Redis and every value they hold, as text: what a test searches for data that must not be there. */
+/** The test Redis as a test reads it. */
 import { createClient } from '@redis/client';
 import { requireEnv } from './test-server';
 
-export async function redisTexts(): Promise<string[]> {
-  const redis = createClient({ url: requireEnv('REDIS_URL') });
-  await redis.connect();
-  try {
+/** Every key of the test Redis and every value they hold, as text: what a test searches for data that must not be there. */
+export function redisTexts(): Promise<string[]> {
+  return withTestRedis(async (redis) => {
     const texts: string[] = [];
     for await (const keys of redis.scanIterator({ COUNT: 1000 })) {
       for (const key of [keys].flat()) {
@@ -19,6 +18,17 @@ export async function redisTexts(): Promise<string[]> {
       }
     }
     return texts;
+  });
+}
+
+const testRedisClient = () => createClient({ url: requireEnv('REDIS_URL') });
+
+/** Runs `use` with a client of the test Redis (REDIS_URL), closed after. */
+export async function withTestRedis<T>(use: (redis: ReturnType<typeof testRedisClient>) => Promise<T>): Promise<T> {
+  const redis = testRedisClient();
+  await redis.connect();
+  try {
+    return await use(redis);
   } finally {
     await redis.quit();
   }

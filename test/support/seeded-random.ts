@@ -33,3 +33,13 @@ export function seededRandom(label: string, seed = seedFromEnvironment()): Seede
   };
   return { seed, next, int: (min, max) => min + Math.floor(next() * (max - min)) };
 }
+
+/** A copy of `items` in an order drawn from `random` (Fisher–Yates). */
+export function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = random.int(0, i + 1);
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
