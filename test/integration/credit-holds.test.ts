@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { bodyOf } from '../support/json';
-import { delay, hang, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { delay, hang, heldAnswer, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { createAccount, creditsOf, ledgerOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { spawnServer } from '../support/spawned-server';
@@ -99,15 +99,20 @@ describe('credit holds: no more upstream calls than credits', () => {
   });
 
   test('when calls are in flight, then the admin view and credit_holds_active show the held credits', async () => {
-    fake.always(delay(1000, reply(UPSTREAM_PREDICTION)));
+    const answers = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.always(answers.behaviour);
     const account = await createAccount(server, 5);
     const inFlight = times(2, () => snapOn(server, account));
-    await until(() => fake.inFlight() === 2);
-    expect(await creditsOf(server, account.accountId)).toEqual({ credits: 3, held: 2 });
-    const metrics = await (await fetch(`${server.adminUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).text();
-    const [{ n }] = (await server.services.db.raw('select count(*) as n from credit_holds')).rows;
-    expect(sampleValue(metrics, 'credit_holds_active')).toBe(Number(n));
-    expect(Number(n)).toBeGreaterThanOrEqual(2);
+    try {
+      await until(() => fake.inFlight() === 2);
+      expect(await creditsOf(server, account.accountId)).toEqual({ credits: 3, held: 2 });
+      const metrics = await (await fetch(`${server.adminUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).text();
+      const [{ n }] = (await server.services.db.raw('select count(*) as n from credit_holds')).rows;
+      expect(sampleValue(metrics, 'credit_holds_active')).toBe(Number(n));
+      expect(Number(n)).toBeGreaterThanOrEqual(2);
+    } finally {
+      answers.release();
+    }
     expect(statusCounts(await Promise.all(inFlight))).toEqual({ 201: 2 });
     expect(await creditsOf(server, account.accountId)).toEqual({ credits: 3, held: 0 });
   });
@@ -158,11 +163,12 @@ describe('credit holds with an Idempotency-Key', () => {
   });
 
   test('when a key is still in flight holding the last credit, then a replay is 409, not a refusal for credits', async () => {
-    fake.always(delay(1000, reply(UPSTREAM_PREDICTION)));
+    const answer = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.always(answer.behaviour);
     const account = await createAccount(server, 1);
     const first = snapOn(server, account, { 'idempotency-key': 'holds-in-flight-1' });
     await until(() => fake.inFlight() === 1);
-    const second = await snapOn(server, account, { 'idempotency-key': 'holds-in-flight-1' });
+    const second = await snapOn(server, account, { 'idempotency-key': 'holds-in-flight-1' }).finally(answer.release);
     expect(second.status).toBe(409);
     expect((await first).status).toBe(201);
     expect(fake.requests).toHaveLength(1);

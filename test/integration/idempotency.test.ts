@@ -1,7 +1,7 @@
 /** Idempotency-Key on both POST routes (DESIGN.md), on real PostgreSQL. */
 import { randomUUID } from 'node:crypto';
 import { bodyOf } from '../support/json';
-import { delay, garbage, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { delay, garbage, heldAnswer, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
 import { balanceOf, createAccount, creditsOf, PERSON, snapCountOf, type TestAccount } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
@@ -72,12 +72,13 @@ describe('Idempotency-Key', () => {
   });
 
   test('when a replay arrives while the first call runs, then it answers 409 and the first still succeeds once', async () => {
-    fake.script(delay(1500, reply(UPSTREAM_PREDICTION)));
+    const answer = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.script(answer.behaviour);
     const account = await createAccount(upstream, 5);
     const key = randomUUID();
     const first = postSnap(upstream, account, key);
     await until(() => fake.inFlight() === 1);
-    const during = await postSnap(upstream, account, key);
+    const during = await postSnap(upstream, account, key).finally(answer.release);
     const message = 'A request with this Idempotency-Key is still being processed';
     expect(during.status).toBe(409);
     // Within how long the key is free if the first call has died: its claim was renewed less than 15 s ago.
@@ -150,13 +151,15 @@ describe('Idempotency-Key', () => {
   }
 
   test('when a call outlives its lease and its key is taken over, then only the call holding the key stores and charges', async () => {
-    fake.script(delay(1500, reply(UPSTREAM_PREDICTION)), reply(UPSTREAM_PREDICTION));
+    const lateAnswer = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.script(lateAnswer.behaviour, reply(UPSTREAM_PREDICTION));
     const account = await createAccount(upstream, 5);
     const key = randomUUID();
     const late = postSnap(upstream, account, key);
     await until(() => fake.inFlight() === 1);
     await expireLease(upstream, account, key);
-    const takeover = await postSnap(upstream, account, key);
+    // The late call's answer comes only once the takeover has stored its result.
+    const takeover = await postSnap(upstream, account, key).finally(lateAnswer.release);
     expect(takeover.status).toBe(201);
     expect((await late).status).toBe(409);
     expect(await snapCountOf(upstream, account.accountId)).toBe(1);
@@ -167,17 +170,26 @@ describe('Idempotency-Key', () => {
   });
 
   test('when a call outlives its lease and then fails, then it leaves the claim of the call that took the key over', async () => {
-    fake.script(delay(1000, status(500, undefined, { headers: { 'x-should-retry': 'false' } })), delay(2500, reply(UPSTREAM_PREDICTION)));
+    const lateFailure = heldAnswer(status(500, undefined, { headers: { 'x-should-retry': 'false' } }));
+    const takeoverAnswer = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.script(lateFailure.behaviour, takeoverAnswer.behaviour);
     const account = await createAccount(upstream, 5);
     const key = randomUUID();
     const late = postSnap(upstream, account, key);
     await until(() => fake.inFlight() === 1);
     await expireLease(upstream, account, key);
     const takeover = postSnap(upstream, account, key);
-    await until(() => fake.inFlight() === 2);
-    expect((await late).status).toBe(500);
-    // The key is still the second call's: a third request waits its turn rather than running again.
-    expect((await postSnap(upstream, account, key)).status).toBe(409);
+    try {
+      // Both calls wait at the upstream; the late one fails first.
+      await until(() => fake.inFlight() === 2);
+      lateFailure.release();
+      expect((await late).status).toBe(500);
+      // The key is still the second call's: a third request waits its turn rather than running again.
+      expect((await postSnap(upstream, account, key)).status).toBe(409);
+    } finally {
+      lateFailure.release();
+      takeoverAnswer.release();
+    }
     expect((await takeover).status).toBe(201);
     expect(await snapCountOf(upstream, account.accountId)).toBe(1);
     expect(await creditsOf(upstream, account.accountId)).toEqual({ credits: 4, held: 0 });

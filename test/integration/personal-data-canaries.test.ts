@@ -8,7 +8,7 @@
  * client against a fake upstream.
  */
 import { randomUUID } from 'node:crypto';
-import { delay, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { heldAnswer, reply, startFakeOpenAi, status, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
 import { clientIp, createAccount, type TestAccount } from '../support/factories';
 import { redisTexts } from '../support/redis-texts';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -79,17 +79,19 @@ describe('personal data in logs, metrics and Redis', () => {
     expect(await statusOf(send('/api/v1/snap/comms', { snapId, ...CONTEXT, goal: `${CONTEXT.goal} changed` }, commsOnce))).toBe(422);
 
     // 409: the same key while its first call is still running.
-    fake.always(delay(1500, reply(UPSTREAM_PREDICTION)));
+    const snapAnswer = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.always(snapAnswer.behaviour);
     const running = key();
     const first = send('/api/v1/snap', PERSON, running);
     await until(() => fake.inFlight() === 1, { what: 'the first call reaching the upstream' });
-    expect(await statusOf(send('/api/v1/snap', PERSON, running))).toBe(409);
+    expect(await statusOf(send('/api/v1/snap', PERSON, running).finally(snapAnswer.release))).toBe(409);
     expect(await statusOf(first)).toBe(201);
-    fake.always(delay(1500, reply(UPSTREAM_ANALYSIS)));
+    const commsAnswer = heldAnswer(reply(UPSTREAM_ANALYSIS));
+    fake.always(commsAnswer.behaviour);
     const runningComms = key();
     const firstComms = send('/api/v1/snap/comms', { snapId, ...CONTEXT }, runningComms);
     await until(() => fake.inFlight() === 1, { what: 'the first call reaching the upstream' });
-    expect(await statusOf(send('/api/v1/snap/comms', { snapId, ...CONTEXT }, runningComms))).toBe(409);
+    expect(await statusOf(send('/api/v1/snap/comms', { snapId, ...CONTEXT }, runningComms).finally(commsAnswer.release))).toBe(409);
     expect(await statusOf(firstComms)).toBe(201);
 
     // The upstream fails: 500.

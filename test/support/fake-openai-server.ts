@@ -143,6 +143,13 @@ export function heldUntil(until: Promise<void>, then: Behaviour): Behaviour {
   return { kind: 'held', until, then };
 }
 
+/** `then`, sent only when the test calls `release` (an event, not a clock); releasing twice is harmless. */
+export function heldAnswer(then: Behaviour): { behaviour: Behaviour; release: () => void } {
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { behaviour: heldUntil(released, then), release: () => release() };
+}
+
 /** Never answer; the connection stays open until the client gives up or the fake closes. */
 export function hang(): Behaviour {
   return { kind: 'hang' };
