@@ -57,17 +57,13 @@ export class KnexAccountRepository implements AccountRepository {
 
   /** Prompt and completion tokens of the account's snaps and analyses, and of them the estimated (migration 015; nulls count nothing). */
   private async tokensOf(accountId: number): Promise<Omit<AccountSummary['tokens'], 'failed'>> {
-    const sums = (table: string) =>
-      this.db(table)
-        .where({ account_id: accountId })
-        .select(
-          this.db.raw(
-            'coalesce(sum(prompt_tokens), 0) as prompt, coalesce(sum(completion_tokens), 0) as completion, ' +
-              'coalesce(sum(prompt_tokens) FILTER (WHERE tokens_estimated), 0) as estimated_prompt, coalesce(sum(completion_tokens) FILTER (WHERE tokens_estimated), 0) as estimated_completion',
-          ),
-        );
-    const counts = ['prompt', 'completion', 'estimated_prompt', 'estimated_completion'];
-    const { rows } = await this.db.raw(`select ${counts.map((count) => `coalesce(sum(${count}), 0) as ${count}`).join(', ')} from (? union all ?) as used`, [sums('snaps'), sums('comms_analyses')]);
+    const used = (table: string) => this.db(table).where({ account_id: accountId }).select('prompt_tokens', 'completion_tokens', 'tokens_estimated');
+    const { rows } = await this.db.raw(
+      'select coalesce(sum(prompt_tokens), 0) as prompt, coalesce(sum(completion_tokens), 0) as completion, ' +
+        'coalesce(sum(prompt_tokens) FILTER (WHERE tokens_estimated), 0) as estimated_prompt, coalesce(sum(completion_tokens) FILTER (WHERE tokens_estimated), 0) as estimated_completion ' +
+        'from (? union all ?) as used',
+      [used('snaps'), used('comms_analyses')],
+    );
     const [row] = rows as Record<string, unknown>[];
     return {
       prompt: toNumber(row?.prompt ?? 0),

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { PERSON } from '../support/factories';
-import { FAKE_UPSTREAM_SPEED, heldUntil, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { FAKE_UPSTREAM_SPEED, heldAnswer, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server';
 import { requireEnv, TEST_ADMIN_TOKEN } from '../support/test-server';
 import { until } from '../support/until';
@@ -112,8 +112,8 @@ describe('drain on SIGTERM', () => {
 
   /** The built service against the fake upstream, whose answers wait for `answer()`, and an account of `credits`. */
   async function startHeldService(name: string, credits: number): Promise<{ server: SpawnedServer; apiKey: string; answer: () => void }> {
-    let answer: () => void = () => undefined;
-    fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
+    const { behaviour, release: answer } = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.always(behaviour);
     const server = await spawnServer({
       LOG_LEVEL: 'info',
       RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
@@ -129,7 +129,7 @@ describe('drain on SIGTERM', () => {
       body: JSON.stringify({ name, credits }),
     });
     const { apiKey } = ((await created.json()) as { data: { apiKey: string } }).data;
-    return { server, apiKey, answer: () => answer() };
+    return { server, apiKey, answer };
   }
 
   /** SIGTERM, then the drain's own word that it has begun. */

@@ -6,7 +6,7 @@
  * upstream that holds its answer until the erasure is done.
  */
 import { bodyOf } from '../support/json';
-import { heldUntil, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
+import { heldAnswer, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_ANALYSIS, UPSTREAM_PREDICTION } from '../support/fake-openai-server';
 import { createAccount, creditsOf, PERSON } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
@@ -28,8 +28,8 @@ test('when the snap is erased while its comms analysis is being made, then the c
   const account = await createAccount(server, 2);
   fake.script(reply(UPSTREAM_PREDICTION));
   const snap = await bodyOf(await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey }));
-  let release = (): void => undefined;
-  fake.script(heldUntil(new Promise<void>((resolve) => (release = resolve)), reply(UPSTREAM_ANALYSIS)));
+  const { behaviour, release } = heldAnswer(reply(UPSTREAM_ANALYSIS));
+  fake.script(behaviour);
 
   const answer = server.post('/api/v1/snap/comms', { snapId: snap.data.snapId, draft: 'Could we go over the figures on Friday?' }, { 'x-api-key': account.apiKey });
   await until(() => fake.inFlight() === 1, { what: 'the comms call reaching the upstream' });

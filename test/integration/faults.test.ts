@@ -5,7 +5,7 @@
  */
 import { knex } from 'knex';
 import { bodyOf } from '../support/json';
-import { delay, heldUntil, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { delay, heldAnswer, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { controlService } from '../support/services-control';
@@ -191,8 +191,8 @@ describe('signals', () => {
 
   test('when SIGTERM arrives with requests in flight, then they complete, new connections are refused, and the process exits 0', async () => {
     fake.reset();
-    let answer: () => void = () => undefined;
-    fake.always(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
+    const { behaviour, release: answer } = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.always(behaviour);
     const server = await spawnServer({ OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: fake.baseURL, ...FAKE_UPSTREAM_SPEED, OPENAI_TIMEOUT_SECONDS: '30', OPENAI_MAX_RETRIES: '0' });
     const account = await accountOn(server.adminUrl, 10);
     const inFlight = Array.from({ length: 5 }, () =>

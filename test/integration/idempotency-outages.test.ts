@@ -5,7 +5,7 @@
  * longest call; meanwhile `409` says within how long (`Retry-After`).
  */
 import { randomUUID } from 'node:crypto';
-import { heldUntil, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION, hang } from '../support/fake-openai-server';
+import { heldAnswer, reply, startFakeOpenAi, type FakeOpenAi, UPSTREAM_PREDICTION, hang } from '../support/fake-openai-server';
 import { createAccount, PERSON, type TestAccount } from '../support/factories';
 import { controlService } from '../support/services-control';
 import { spawnServer } from '../support/spawned-server';
@@ -40,8 +40,8 @@ describe('Idempotency-Key after an outage', () => {
   test('when PostgreSQL is down at charge time, then the call is a 503 and a retry with the same key runs once PostgreSQL is back', async () => {
     const account = await createAccount(server, 5);
     const key = randomUUID();
-    let answer: () => void = () => undefined;
-    fake.script(heldUntil(new Promise<void>((resolve) => (answer = resolve)), reply(UPSTREAM_PREDICTION)));
+    const { behaviour, release: answer } = heldAnswer(reply(UPSTREAM_PREDICTION));
+    fake.script(behaviour);
     const first = postSnap(server.url, account, key);
     await until(() => fake.inFlight() === 1);
     await controlService('pg-stop');

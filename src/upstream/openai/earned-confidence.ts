@@ -24,7 +24,7 @@ import { unsupportedLanguageOf } from '../embedded/notes-language';
 import { predictFromLexicon } from '../embedded/snap-prediction';
 
 /** The lexicon's answer when the model need not be asked (no evidence in English notes), else undefined; `evidence`: the lexicon's reading of `subject`. */
-export function unaskedAnswer(subject: AnonymousSubject, evidence: SnapPrediction = predictFromLexicon(subject)): SnapPrediction | undefined {
+export function unaskedAnswer(subject: AnonymousSubject, evidence: SnapPrediction): SnapPrediction | undefined {
   if (evidence.profile !== null) return undefined;
   return unsupportedLanguageOf(subject.notes) === undefined ? evidence : undefined;
 }

@@ -45,7 +45,7 @@ export function reportedUsage(completion: unknown): ReportedUsage | null {
 
 /** The text of the first choice's message (the content, or a refusal), '' when there is none. */
 export function answerText(completion: unknown): string {
-  const message = isJsonObject(completion) && Array.isArray(completion['choices']) && isJsonObject(completion['choices'][0]) ? completion['choices'][0]['message'] : undefined;
+  const message = choiceOf(completion)?.['message'];
   if (!isJsonObject(message)) return '';
   return textOf(message['content']) + (typeof message['refusal'] === 'string' ? message['refusal'] : '');
 }
@@ -69,10 +69,16 @@ function unwrap(content: string): string {
 }
 
 function firstChoice(completion: unknown): JsonObject {
+  const choice = choiceOf(completion);
+  if (!choice) throw new PredictorError('upstream response has no choices');
+  return choice;
+}
+
+/** The completion's first choice, if it has one. */
+function choiceOf(completion: unknown): JsonObject | undefined {
   const choices = isJsonObject(completion) ? completion['choices'] : undefined;
   const choice: unknown = Array.isArray(choices) ? choices[0] : undefined;
-  if (!isJsonObject(choice)) throw new PredictorError('upstream response has no choices');
-  return choice;
+  return isJsonObject(choice) ? choice : undefined;
 }
 
 function parseJson(content: string): unknown {
