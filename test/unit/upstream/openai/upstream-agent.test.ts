@@ -3,7 +3,7 @@
  * client inside OpenAiPredictor, sending with undici to the local fake server. Each test
  * fails if an upgrade of undici or the SDK moves the option it relies on.
  */
-import { delay, replyRaw, reply, startFakeOpenAi, status, type FakeOpenAi } from '../../../support/fake-openai-server';
+import { delay, heldAnswer, replyRaw, reply, startFakeOpenAi, status, type FakeOpenAi } from '../../../support/fake-openai-server';
 import { until } from '../../../support/until';
 import { PredictorError } from '../../../../src/domain/predictor-error';
 import { UpstreamAgent } from '../../../../src/upstream/openai/upstream-agent';
@@ -78,11 +78,20 @@ describe('UpstreamAgent', () => {
   });
 
   test('when a call waits for a socket longer than its attempt bound, then the bound starts when it is sent and the call succeeds', async () => {
-    // Each answer takes 1.5 s; the second call waits 1.5 s for the only socket: 3 s from its start, 1.5 s from its sending.
-    const predictor = predictorFor(fake, { agent: anAgent({ maxSockets: 1 }), budget: { callMs: 30_000, attemptMs: 2_400 }, maxRetries: 0 });
-    fake.always(delay(1_500, reply(aSnapAnswer())));
+    // One socket: the first call (its own bound long) holds it until released; the second
+    // (a 2 s bound) waits for it at least twice its bound, then is answered at once.
+    const agent = anAgent({ maxSockets: 1 });
+    const held = heldAnswer(reply(aSnapAnswer()));
+    fake.script(held.behaviour, reply(aSnapAnswer()));
+    const first = predictorFor(fake, { agent, budget: { callMs: 60_000, attemptMs: 60_000 }, maxRetries: 0 }).predictSnap(aSubject(), CONTEXT);
+    await until(() => fake.inFlight() === 1);
+    const second = predictorFor(fake, { agent, budget: { callMs: 60_000, attemptMs: 2_000 }, maxRetries: 0 }).predictSnap(aSubject(), CONTEXT);
+    await until(() => agent.counts().queued === 1);
 
-    const results = await Promise.all([predictor.predictSnap(aSubject(), CONTEXT), predictor.predictSnap(aSubject(), CONTEXT)]);
+    // A wait, not a measurement: it can only last longer on a busy machine, past the second call's bound from its start.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    held.release();
+    const results = await Promise.all([first, second]);
 
     expect(results.map(({ result }) => result.profile)).toEqual(['Catalyst', 'Catalyst']);
     expect(fake.requests).toHaveLength(2);
