@@ -653,7 +653,7 @@ export interface components {
         "Retry-After": number;
         /** @description Present when the request was shed because the instance had too many requests in flight or is shutting down: whole seconds after which the same request can be sent again. */
         RetryAfterShed: number;
-        /** @description The service's time for this request in milliseconds (W3C Server Timing): `total` until the response headers were sent, and `upstream`, the time spent asking the predictor (the upstream model, or the embedded predictor), when it was asked. `total` minus `upstream` is the service's own overhead. */
+        /** @description The service's time for this request in milliseconds (W3C Server Timing): `total` until the response headers were sent, and `upstream`, the time the model had the request when one was asked (an upstream model: from its first request written to its last answer read, retries included; the embedded predictor: its whole prediction). `total` minus `upstream` is the service's own overhead, its work to prepare the upstream request and read the answer included. */
         "Server-Timing": string;
         /** @description `true` when this response is the stored first success of an earlier call with the same `Idempotency-Key`. */
         "Idempotent-Replayed": "true";

@@ -113,12 +113,19 @@ export interface Predicted<T> {
 }
 
 /**
- * The time a request spent in its predictor's calls, summed by whoever times them
- * (src/metrics/instrumented-predictor.ts); undefined until a call ended. The HTTP layer
- * reports it in `Server-Timing` and subtracts it to get the service's own overhead.
+ * The time a model had a request, added by each predictor that asked one: an upstream
+ * model's from its first request written to its last answer read, the embedded
+ * predictor's whole prediction; undefined while none was asked. The HTTP layer reports it
+ * in `Server-Timing` and subtracts it to get the service's own overhead, which so includes
+ * the service's work to prepare an upstream request and read its answer.
  */
 export interface UpstreamTime {
   upstreamMs: number | undefined;
+}
+
+/** Adds `ms` of a model's time to a request's timing, when the request is timed. */
+export function addUpstreamTime(timing: UpstreamTime | undefined, ms: number): void {
+  if (timing) timing.upstreamMs = (timing.upstreamMs ?? 0) + ms;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * A Predictor that times every call (and adds its time to the request's
- * `context.timing`, for Server-Timing), counts failures, counts the tokens of every upstream
+ * A Predictor that times every call (the histogram of predictor calls; the request's
+ * `Server-Timing` is the predictors' own, domain/ports.ts `UpstreamTime`), counts failures, counts the tokens of every upstream
  * call it hears of (success and failure, and the calls that ended without a usage report),
  * counts schema mismatches and the taxonomy rules a snap's answer needed (domain/taxonomy.ts), around any other Predictor (OpenAI-compatible, with a
  * fallback or not, or embedded). It changes nothing it passes on.
@@ -20,7 +20,6 @@ export function instrumentPredictor(predictor: Predictor, metrics: Counted, heal
     const end = (outcome: 'success' | 'error'): void => {
       const ms = performance.now() - startedAt;
       metrics.upstreamRequestDuration.observe({ operation, outcome }, ms / 1000);
-      if (context.timing) context.timing.upstreamMs = (context.timing.upstreamMs ?? 0) + ms;
     };
     try {
       const result = await call();

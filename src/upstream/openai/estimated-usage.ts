@@ -27,15 +27,17 @@ export interface EstimatedUsage {
 
 /** What is known of one attempt, filled in while it runs. */
 export interface AttemptTally {
-  /** Written to its socket. */
-  sent: boolean;
+  /** When it was written to its socket (`performance.now()`); undefined while it waits for one, or if it never left. */
+  sentAt: number | undefined;
+  /** When it ended, answered or failed (`performance.now()`). */
+  endedAt: number | undefined;
   /** Chunks of the answer that carried text (content or refusal). */
   textChunks: number;
   /** Its usage report, once one arrived. */
   usage: ReportedUsage | null;
 }
 
-export const newTally = (): AttemptTally => ({ sent: false, textChunks: 0, usage: null });
+export const newTally = (): AttemptTally => ({ sentAt: undefined, endedAt: undefined, textChunks: 0, usage: null });
 
 /** Estimated tokens of the messages sent once. */
 export function estimatedPromptTokens(messages: readonly { content: string }[]): number {
@@ -57,7 +59,7 @@ export function answeredEstimate(answered: AttemptTally, promptTokens: number, a
  */
 export function talliedUsage(attempts: readonly AttemptTally[], promptTokens: () => number): { reported: ReportedUsage | null; estimated: EstimatedUsage | null } {
   const reporting = attempts.flatMap((attempt) => (attempt.usage ? [attempt.usage] : []));
-  const unreported = attempts.filter((attempt) => attempt.sent && attempt.usage === null);
+  const unreported = attempts.filter((attempt) => attempt.sentAt !== undefined && attempt.usage === null);
   const sum = (counts: (number | null)[]): number | null => (counts.every((count) => count === null) ? null : counts.reduce<number>((total, count) => total + (count ?? 0), 0));
   return {
     reported: reporting.length > 0 ? { promptTokens: sum(reporting.map((usage) => usage.promptTokens)), completionTokens: sum(reporting.map((usage) => usage.completionTokens)) } : null,

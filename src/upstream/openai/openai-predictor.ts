@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import type { AnonymousSubject, CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, Provenance, SnapPrediction, UpstreamName, UpstreamSpend } from '../../domain/ports';
+import { addUpstreamTime, type AnonymousSubject, type CommsAnalysis, type CommsRequest, type PredictContext, type Predicted, type Predictor, type Provenance, type SnapPrediction, type UpstreamName, type UpstreamSpend } from '../../domain/ports';
 import { CallDeadline } from '../call-deadline';
 import { unaskedAnswer, withEarnedConfidence } from './earned-confidence';
 import { EMBEDDED_PROVENANCE } from '../embedded/embedded-predictor';
@@ -181,6 +181,8 @@ export class OpenAiPredictor implements Predictor {
       throw toPredictorError(error, deadline);
     } finally {
       deadline.end();
+      const upstreamMs = upstreamWindowMs(attempts);
+      if (upstreamMs !== undefined) addUpstreamTime(context.timing, upstreamMs);
     }
   }
 
@@ -252,7 +254,7 @@ export class OpenAiPredictor implements Predictor {
     const clock = new AttemptClock(deadline.signal);
     const queuedAt = Date.now();
     const dispatcher = this.agent.forAttempt(attemptMs, () => {
-      tally.sent = true;
+      tally.sentAt = performance.now();
       clock.start(attemptMs);
       this.options.onSent?.(operation, Date.now() - queuedAt);
     });
@@ -273,6 +275,7 @@ export class OpenAiPredictor implements Predictor {
       const streamed = chat.create({ ...this.body(completion), stream: true, stream_options: { include_usage: true } }, options).asResponse().then((response) => readStream(response, tally));
       return await abortable(streamed, clock.signal);
     } finally {
+      tally.endedAt = performance.now();
       clock.end();
     }
   }
@@ -338,4 +341,15 @@ function assertOptions(options: OpenAiPredictorOptions): void {
 
 function valueFor<T extends object>(value: PerOperation<T>, operation: Operation): T {
   return operation in value ? (value as { readonly [operation in Operation]: T })[operation] : (value as T);
+}
+
+/**
+ * The upstream's time for a call's attempts (Server-Timing's `upstream`): from the first
+ * written to its socket to the end of the last, the back-off between them included;
+ * undefined when none was sent. The service's own work before and after is not in it.
+ */
+function upstreamWindowMs(attempts: readonly AttemptTally[]): number | undefined {
+  const firstSentAt = attempts.find((attempt) => attempt.sentAt !== undefined)?.sentAt;
+  const endedAt = attempts.flatMap((attempt) => (attempt.endedAt === undefined ? [] : [attempt.endedAt]));
+  return firstSentAt === undefined || endedAt.length === 0 ? undefined : Math.max(...endedAt) - firstSentAt;
 }

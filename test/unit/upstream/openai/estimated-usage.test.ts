@@ -21,7 +21,7 @@ describe('talliedUsage', () => {
   });
 
   test('when attempts were sent without a usage report, then each counts its prompt and the text chunks that arrived, marked estimated', () => {
-    expect(talliedUsage([tally({ sent: true, textChunks: 12 }), tally({ sent: true }), tally({})], prompt)).toEqual({
+    expect(talliedUsage([tally({ sentAt: 0, textChunks: 12 }), tally({ sentAt: 0 }), tally({})], prompt)).toEqual({
       reported: null,
       estimated: { promptTokens: 500, completionTokens: 12, estimated: true },
     });
@@ -29,13 +29,13 @@ describe('talliedUsage', () => {
 
   test('when one attempt reported its usage and an earlier one did not, then the report is taken as it is and only the other is estimated', () => {
     const reported = { promptTokens: 700, completionTokens: 90 };
-    expect(talliedUsage([tally({ sent: true, textChunks: 3 }), tally({ sent: true, textChunks: 90, usage: reported })], prompt)).toEqual({
+    expect(talliedUsage([tally({ sentAt: 0, textChunks: 3 }), tally({ sentAt: 0, textChunks: 90, usage: reported })], prompt)).toEqual({
       reported,
       estimated: { promptTokens: 250, completionTokens: 3, estimated: true },
     });
   });
 
   test('when a report names only the prompt, then its completion stays unknown (null), not 0', () => {
-    expect(talliedUsage([tally({ sent: true, usage: { promptTokens: 700, completionTokens: null } })], prompt).reported).toEqual({ promptTokens: 700, completionTokens: null });
+    expect(talliedUsage([tally({ sentAt: 0, usage: { promptTokens: 700, completionTokens: null } })], prompt).reported).toEqual({ promptTokens: 700, completionTokens: null });
   });
 });

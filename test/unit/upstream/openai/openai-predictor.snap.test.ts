@@ -134,11 +134,13 @@ describe('OpenAiPredictor.predictSnap', () => {
   test.each(['Says no.', 'Met once.', 'Room booked for Thursday; sent the details.'])('when the notes "%s" hold no evidence of behaviour, then the model is not asked: no profile, Low, the lexicon\'s answer and nothing spent', async (notes) => {
     fake.script(reply(aSnapAnswer({ confidence: 'High' })));
     const spends: unknown[] = [];
+    const timing = { upstreamMs: undefined };
 
-    const { result, provenance } = await predictorFor(fake).predictSnap(aSubject({ notes, jobType: undefined }), { ...CONTEXT, onSpend: (spend) => spends.push(spend) });
+    const { result, provenance } = await predictorFor(fake).predictSnap(aSubject({ notes, jobType: undefined }), { ...CONTEXT, timing, onSpend: (spend) => spends.push(spend) });
 
     expect(fake.requests).toHaveLength(0);
     expect(spends).toEqual([]);
+    expect(timing.upstreamMs).toBeUndefined();
     expect([result.profile, result.secondary_profile, result.confidence]).toEqual([null, null, 'Low']);
     expect(provenance).toMatchObject({ predictor: 'embedded' });
   });

@@ -12,7 +12,7 @@ describe('readStream', () => {
     const tally = newTally();
     const completion = await readStream(sse(delta(''), delta('{"a"'), delta(':1}'), delta('', 'stop'), { choices: [], usage: { prompt_tokens: 10, completion_tokens: 3 } }, '[DONE]'), tally);
     expect(completion).toEqual({ model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '{"a":1}', refusal: null }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 3 } });
-    expect(tally).toEqual({ sent: false, textChunks: 2, usage: { promptTokens: 10, completionTokens: 3 } });
+    expect(tally).toEqual({ sentAt: undefined, endedAt: undefined, textChunks: 2, usage: { promptTokens: 10, completionTokens: 3 } });
   });
 
   test('when the stream ends without a finish reason, then it is a lost connection (retried as one), and what arrived stays counted', async () => {

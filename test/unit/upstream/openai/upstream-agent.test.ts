@@ -77,7 +77,7 @@ describe('UpstreamAgent', () => {
     expect(agent.counts().connected).toBeLessThanOrEqual(2);
   });
 
-  test('when a call waits for a socket longer than its attempt bound, then the bound starts when it is sent and the call succeeds', async () => {
+  test('when a call waits for a socket longer than its attempt bound, then the bound starts when it is sent, the call succeeds and the wait is not upstream time', async () => {
     // One socket: the first call (its own bound long) holds it until released; the second
     // (a 2 s bound) waits for it at least twice its bound, then is answered at once.
     const agent = anAgent({ maxSockets: 1 });
@@ -85,16 +85,23 @@ describe('UpstreamAgent', () => {
     fake.script(held.behaviour, reply(aSnapAnswer()));
     const first = predictorFor(fake, { agent, budget: { callMs: 60_000, attemptMs: 60_000 }, maxRetries: 0 }).predictSnap(aSubject(), CONTEXT);
     await until(() => fake.inFlight() === 1);
-    const second = predictorFor(fake, { agent, budget: { callMs: 60_000, attemptMs: 2_000 }, maxRetries: 0 }).predictSnap(aSubject(), CONTEXT);
+    const timing = { upstreamMs: undefined as number | undefined };
+    const calledAt = performance.now();
+    const second = predictorFor(fake, { agent, budget: { callMs: 60_000, attemptMs: 2_000 }, maxRetries: 0 })
+      .predictSnap(aSubject(), { ...CONTEXT, timing })
+      .then((predicted) => ({ predicted, callMs: performance.now() - calledAt }));
     await until(() => agent.counts().queued === 1);
 
     // A wait, not a measurement: it can only last longer on a busy machine, past the second call's bound from its start.
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     held.release();
-    const results = await Promise.all([first, second]);
+    const [{ result }, { predicted, callMs }] = await Promise.all([first, second]);
 
-    expect(results.map(({ result }) => result.profile)).toEqual(['Catalyst', 'Catalyst']);
+    expect([result.profile, predicted.result.profile]).toEqual(['Catalyst', 'Catalyst']);
     expect(fake.requests).toHaveLength(2);
+    // The 4 s or more it waited for the socket is the service's own time (Server-Timing), not the upstream's.
+    expect(timing.upstreamMs).toBeDefined();
+    expect(callMs - (timing.upstreamMs ?? callMs)).toBeGreaterThanOrEqual(4_000);
   });
 
   test('when an attempt outlasts its bound once sent, then it times out', async () => {
