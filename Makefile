@@ -158,7 +158,7 @@ contract: build | test-output/results
 
 # The image (Containerfile) built with buildah on the CI base that scripts/image/build-base.sh
 # assembles from Debian's packages (cached outside the clone); dist/image/ gets the OCI
-# archive, its SBOM and image.env. BASE_IMAGE=docker.io/library/node:20-slim builds on the official one.
+# archive, its SBOM and image.env. BASE_IMAGE=docker.io/library/node:24-slim builds on the official one.
 image: install
 	scripts/ensure-system-packages.sh
 	scripts/image/build.sh

@@ -389,7 +389,7 @@ export interface components {
             credits: components["schemas"]["CreditBalance"];
             /**
              * Format: int64
-             * @description Credits set aside for calls in flight: each paid request holds one credit before its upstream call and turns it into a charge when it stores its result, or gives it back when it fails. A hold left by a process that died is returned after a lease (see the README, "Credit holds").
+             * @description Credits set aside for calls in flight: each paid request holds one credit before its upstream call and turns it into a charge when it stores its result, or gives it back when it fails. A hold left by a process that died is returned after a lease (docs/credit-holds.md).
              */
             held: number;
             tokens: components["schemas"]["TokenUsage"];

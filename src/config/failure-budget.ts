@@ -1,7 +1,8 @@
 /**
  * What failures may cost (docs/security.md, "Threat model"): per account, failed predictor calls
- * (an upstream error or timeout, an unusable or refused answer such as a Visionary
- * secondary profile, a client gone after the call was sent) count against a budget in a
+ * that the caller caused (an unusable or refused answer such as a Visionary secondary
+ * profile, a request the upstream refused, a client gone after the call was sent; an
+ * upstream outage never counts: domain/failure-budget.ts) count against a budget in a
  * sliding window. Past it, the account's calls are refused before any upstream call
  * with `429` and `Retry-After` until its oldest failure leaves the window.
  * `FAILURE_BUDGET_CALLS=0` turns the budget off.
