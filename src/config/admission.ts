@@ -37,3 +37,11 @@ export function readMaxRequestsInFlight(read: EnvReader, databasePoolMax: number
   }
   return bound;
 }
+
+/**
+ * How many of its requests one account may have in flight in one process: by default half
+ * the process's bound (at least one), so that another account always finds a slot.
+ */
+export function readAccountMaxInFlight(read: EnvReader, maxRequestsInFlight: number): number {
+  return read.integer('ACCOUNT_MAX_REQUESTS_IN_FLIGHT', Math.max(1, Math.floor(maxRequestsInFlight / 2)), { min: 1, max: 1_000_000 });
+}

@@ -3,7 +3,7 @@
  * A bad value stops startup with a message that names the variable.
  * Every variable is documented in docs/operations.md, "Configuration".
  */
-import { readMaxRequestsInFlight } from './admission';
+import { readAccountMaxInFlight, readMaxRequestsInFlight } from './admission';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
@@ -58,6 +58,8 @@ export interface Config {
   demoAccount: boolean;
   /** Requests one process works on at once; past it, 503 with Retry-After before any database work. */
   maxRequestsInFlight: number;
+  /** Requests one account may have in flight in one process; past it, the contract's 429 with Retry-After. */
+  accountMaxRequestsInFlight: number;
   /** Failed predictor calls an account may make in a sliding window before its calls are refused (429). */
   failureBudget: FailureBudgetConfig;
   /** Snaps, their comms analyses and their replays are deleted this many days after creation (docs/privacy.md). */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutSeconds: read.integer('REQUEST_TIMEOUT_SECONDS', 30, { min: 1, max: 300 }),
     demoAccount: read.boolean('DEMO_ACCOUNT', false),
     maxRequestsInFlight: 0, // set below: its default follows the pool and the upstream
+    accountMaxRequestsInFlight: 0, // set below: its default follows maxRequestsInFlight
     failureBudget: readFailureBudget(read),
     tracing: readTracing(read),
     timeBudget: readTimeBudget(read, openai && { maxOutputTokens: openai.maxOutputTokens, maxRetries: openai.maxRetries, hasFallback: openai.fallback !== undefined }),
@@ -104,6 +107,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     keepRequestTexts: read.boolean('KEEP_REQUEST_TEXTS', false),
   };
   config.maxRequestsInFlight = readMaxRequestsInFlight(read, config.databasePoolMax, config.openai?.maxSockets);
+  config.accountMaxRequestsInFlight = readAccountMaxInFlight(read, config.maxRequestsInFlight);
   return Object.freeze(config);
 }
 

@@ -11,6 +11,11 @@
  * While the process shuts down (`draining`), every new request is answered the same
  * `503` with `Retry-After` (and `Connection: close`, app/drain.ts): it was not started,
  * and another instance can serve it.
+ *
+ * Once its key is known, one account works on at most `maxInFlightPerAccount` of them
+ * (`accountAdmission`): past it the account is answered the contract's `429` with
+ * `Retry-After`, so that one account's slow calls cannot take every slot of a process
+ * while another account waits.
  */
 import type { RequestHandler } from 'express';
 import { AppError } from '../domain/app-error';
@@ -47,6 +52,38 @@ export function admissionControl(options: AdmissionOptions): RequestHandler {
     inFlight += 1;
     options.onCount?.(1);
     res.once('close', leave);
+    next();
+  };
+}
+
+export interface AccountAdmissionOptions {
+  maxInFlightPerAccount: number;
+  retryAfterSeconds: number;
+  /** Called for each request refused with 429 because its account had that many in flight. */
+  onRefused?: () => void;
+}
+
+/** After the key check: at most `maxInFlightPerAccount` requests of one account at once in this process. */
+export function accountAdmission(options: AccountAdmissionOptions): RequestHandler {
+  const inFlight = new Map<number, number>();
+  return (req, res, next) => {
+    const accountId = req.caller?.accountId;
+    if (accountId === undefined) {
+      next();
+      return;
+    }
+    const count = inFlight.get(accountId) ?? 0;
+    if (count >= options.maxInFlightPerAccount) {
+      options.onRefused?.();
+      next(new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyRequests, retryAfterSeconds: options.retryAfterSeconds }));
+      return;
+    }
+    inFlight.set(accountId, count + 1);
+    res.once('close', () => {
+      const left = (inFlight.get(accountId) ?? 1) - 1;
+      if (left === 0) inFlight.delete(accountId);
+      else inFlight.set(accountId, left);
+    });
     next();
   };
 }

@@ -17,7 +17,7 @@ import { errorMapper } from './error-mapper';
 import { publicHandlers } from './handlers';
 import { jsonBody } from './json-body';
 import { bindOperations } from './openapi/operations';
-import { admissionControl } from './admission';
+import { accountAdmission, admissionControl } from './admission';
 import { rateLimitByAccount, rateLimitByIp } from './rate-limit';
 import { requestLog } from './request-log';
 import { requestMetrics } from './request-metrics';
@@ -71,6 +71,11 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
       windowSeconds: config.rateLimitWindowSeconds,
       store: services.accountRateLimit.store,
       onLimited: () => services.metrics.rateLimitedRequests.inc({ policy: 'account' }),
+    }),
+    accountAdmission({
+      maxInFlightPerAccount: config.accountMaxRequestsInFlight,
+      retryAfterSeconds: SHED_RETRY_AFTER_SECONDS,
+      onRefused: () => services.metrics.rateLimitedRequests.inc({ policy: 'in-flight' }),
     }),
   );
   app.use(jsonBody());

@@ -8,8 +8,8 @@
  */
 import { generateApiKey } from '../../src/domain/api-keys';
 import { bodyOf } from '../support/json';
-import { delay, FAKE_UPSTREAM_SPEED, hang, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
-import { createAccount, PERSON, type TestAccount } from '../support/factories';
+import { delay, FAKE_UPSTREAM_SPEED, hang, heldAnswer, reply, startFakeOpenAi, UPSTREAM_PREDICTION, type FakeOpenAi } from '../support/fake-openai-server';
+import { balanceOf, createAccount, PERSON, type TestAccount } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
@@ -30,6 +30,8 @@ beforeAll(async () => {
     OPENAI_MODEL: 'gpt-admission-test',
     OPENAI_MAX_RETRIES: '0',
     MAX_REQUESTS_IN_FLIGHT: String(MAX_IN_FLIGHT),
+    // One account fills the process here; the per-account bound has its own test below.
+    ACCOUNT_MAX_REQUESTS_IN_FLIGHT: String(MAX_IN_FLIGHT),
   });
   account = await createAccount(server, 20);
 });
@@ -93,6 +95,7 @@ describe('admission within the upstream\'s sockets', () => {
       ...FAKE_UPSTREAM_SPEED,
       OPENAI_TIMEOUT_SECONDS: '3',
       OPENAI_MAX_SOCKETS: String(sockets),
+      ACCOUNT_MAX_REQUESTS_IN_FLIGHT: String(sockets),
     });
     try {
       fake.always(delay(2000, reply(UPSTREAM_PREDICTION)));
@@ -106,6 +109,43 @@ describe('admission within the upstream\'s sockets', () => {
       expect(statuses.filter((status) => status === 201)).toHaveLength(fake.requests.length);
     } finally {
       await bounded.close();
+    }
+  });
+});
+
+describe('admission per account', () => {
+  test('when an account has ACCOUNT_MAX_REQUESTS_IN_FLIGHT requests held, then its next is refused 429 with Retry-After, another account is served, and the first is served again once one leaves', async () => {
+    const perAccount = await startTestServer({
+      OPENAI_API_KEY: 'sk-admission-0123456789',
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_MODEL: 'gpt-admission-test',
+      OPENAI_MAX_RETRIES: '0',
+      MAX_REQUESTS_IN_FLIGHT: '10',
+      ACCOUNT_MAX_REQUESTS_IN_FLIGHT: '2',
+    });
+    try {
+      const [busy, other] = [await createAccount(perAccount, 10), await createAccount(perAccount, 10)];
+      const held = [heldAnswer(reply(UPSTREAM_PREDICTION)), heldAnswer(reply(UPSTREAM_PREDICTION))];
+      fake.script(...held.map((answer) => answer.behaviour));
+      fake.always(reply(UPSTREAM_PREDICTION));
+      const snap = (apiKey: string) => perAccount.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey });
+      const holding = [snap(busy.apiKey), snap(busy.apiKey)];
+      await until(() => fake.inFlight() === 2, 30_000);
+
+      const refused = await snap(busy.apiKey);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await bodyOf(refused)).toMatchObject({ message: 'ThrottlerException: Too Many Requests', statusCode: 429 });
+      expect(fake.requests).toHaveLength(2);
+      expect((await snap(other.apiKey)).status).toBe(201);
+
+      held.forEach((answer) => answer.release());
+      expect((await Promise.all(holding)).map((response) => response.status)).toEqual([201, 201]);
+      expect((await snap(busy.apiKey)).status).toBe(201);
+      expect(await balanceOf(perAccount, busy.accountId)).toBe(7);
+      expect(sampleValue(await (await fetch(`${perAccount.adminUrl}/metrics`)).text(), 'rate_limited_requests_total', { policy: 'in-flight' })).toBe(1);
+    } finally {
+      await perAccount.close();
     }
   });
 });

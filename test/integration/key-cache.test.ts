@@ -10,7 +10,7 @@ let server: TestServer;
 beforeAll(async () => {
   // Admission control would shed most of a 1,000-request burst before the key lookup
   // (its default is 20 x the pool): this test is about the lookups, so it admits them all.
-  server = await startTestServer({ MAX_REQUESTS_IN_FLIGHT: '2000' });
+  server = await startTestServer({ MAX_REQUESTS_IN_FLIGHT: '2000', ACCOUNT_MAX_REQUESTS_IN_FLIGHT: '2000' });
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../../src/domain/app-error';
-import { admissionControl } from '../../../src/http/admission';
+import { accountAdmission, admissionControl } from '../../../src/http/admission';
 
 /** A response that closes when the test says so. */
 function response(): Response & { close(): void } {
@@ -40,5 +40,27 @@ describe('admissionControl', () => {
     draining = true;
     expect(admit(handler, response())).toMatchObject({ kind: 'overloaded', message: 'Service temporarily unavailable', retryAfterSeconds: 1 });
     expect(shed).toEqual([]);
+  });
+});
+
+describe('accountAdmission', () => {
+  const of = (accountId: number) => ({ caller: { accountId, keyId: 1 } }) as unknown as Request;
+  function enter(handler: ReturnType<typeof accountAdmission>, req: Request, res: Response): unknown {
+    let passed: unknown = 'not called';
+    handler(req, res, ((err?: unknown) => (passed = err)) as NextFunction);
+    return passed;
+  }
+
+  test("when an account has its bound in flight, then its next request is refused as rate limited with Retry-After, another account's is not, and it is admitted again once one closes", () => {
+    const refused: number[] = [];
+    const handler = accountAdmission({ maxInFlightPerAccount: 2, retryAfterSeconds: 1, onRefused: () => refused.push(1) });
+    const first = response();
+    expect(enter(handler, of(7), first)).toBeUndefined();
+    expect(enter(handler, of(7), response())).toBeUndefined();
+    expect(enter(handler, of(7), response())).toMatchObject({ kind: 'rate_limited', message: 'ThrottlerException: Too Many Requests', retryAfterSeconds: 1 });
+    expect(enter(handler, of(8), response())).toBeUndefined();
+    expect(refused).toHaveLength(1);
+    first.close();
+    expect(enter(handler, of(7), response())).toBeUndefined();
   });
 });
