@@ -19,16 +19,15 @@ const MAX_IN_FLIGHT = 3;
 const UNKNOWN_KEY = generateApiKey().apiKey;
 
 let fake: FakeOpenAi;
+/** The service's settings for the fake upstream, without retries. */
+const upstreamEnv = () => ({ OPENAI_API_KEY: 'sk-admission-0123456789', OPENAI_BASE_URL: fake.baseURL, OPENAI_MODEL: 'gpt-admission-test', OPENAI_MAX_RETRIES: '0' });
 let server: TestServer;
 let account: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAi();
   server = await startTestServer({
-    OPENAI_API_KEY: 'sk-admission-0123456789',
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_MODEL: 'gpt-admission-test',
-    OPENAI_MAX_RETRIES: '0',
+    ...upstreamEnv(),
     MAX_REQUESTS_IN_FLIGHT: String(MAX_IN_FLIGHT),
     // One account fills the process here; the per-account bound has its own test below.
     ACCOUNT_MAX_REQUESTS_IN_FLIGHT: String(MAX_IN_FLIGHT),
@@ -88,10 +87,7 @@ describe('admission within the upstream\'s sockets', () => {
   test('when more snaps arrive at once than OPENAI_MAX_SOCKETS, with a 3 s bound and a 2 s upstream, then each is answered 201 or shed 503, never a 500 after it reached the upstream', async () => {
     const sockets = 2;
     const bounded = await startTestServer({
-      OPENAI_API_KEY: 'sk-admission-0123456789',
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_MODEL: 'gpt-admission-test',
-      OPENAI_MAX_RETRIES: '0',
+      ...upstreamEnv(),
       ...FAKE_UPSTREAM_SPEED,
       OPENAI_TIMEOUT_SECONDS: '3',
       OPENAI_MAX_SOCKETS: String(sockets),
@@ -116,10 +112,7 @@ describe('admission within the upstream\'s sockets', () => {
 describe('admission per account', () => {
   test('when an account has ACCOUNT_MAX_REQUESTS_IN_FLIGHT requests held, then its next is refused 429 with Retry-After, another account is served, and the first is served again once one leaves', async () => {
     const perAccount = await startTestServer({
-      OPENAI_API_KEY: 'sk-admission-0123456789',
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_MODEL: 'gpt-admission-test',
-      OPENAI_MAX_RETRIES: '0',
+      ...upstreamEnv(),
       MAX_REQUESTS_IN_FLIGHT: '10',
       ACCOUNT_MAX_REQUESTS_IN_FLIGHT: '2',
     });
