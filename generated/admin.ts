@@ -497,7 +497,7 @@ export interface components {
             total: number;
             /**
              * Format: int64
-             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an open circuit).
+             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an open circuit), or refused the request for a parameter the operator sets (its error names the model, temperature, token bound, reasoning effort, response format, seed or streaming).
              */
             upstreamOutage: number;
             /**
@@ -507,7 +507,7 @@ export interface components {
             upstreamTimeout: number;
             /**
              * Format: int64
-             * @description The upstream refused the request itself (HTTP 400, 413 or 422).
+             * @description The upstream refused the request itself (HTTP 400, 413 or 422), its error naming no parameter the operator sets.
              */
             upstreamRefused: number;
             /**

@@ -113,6 +113,15 @@ describe('failure budget', () => {
     expect((await snapStatuses(server, account.apiKey, 3)).map((r) => r.status)).toEqual([500, 500, 429]);
   });
 
+  test('when the upstream refuses a parameter the operator sets (400 naming the temperature), then it is an outage: the customer is never refused for it', async () => {
+    const server = await start({ FAILURE_BUDGET_CALLS: '2', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
+    fake.always(status(400, { error: { message: 'Unsupported value', type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } }));
+    const account = await createAccount(server, 5);
+    expect((await snapStatuses(server, account.apiKey, 3)).map((r) => r.status)).toEqual([500, 500, 500]);
+    expect(sampleValue(await (await fetch(`${server.adminUrl}/metrics`)).text(), 'failure_budget_failures_total', { operation: 'createSnap' })).toBe(0);
+    expect(await balanceOf(server, account.accountId)).toBe(5);
+  });
+
   test('when refused, then the body is the contract 429 envelope and another account is not refused', async () => {
     const server = await start({ FAILURE_BUDGET_CALLS: '2', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:` });
     fake.always(reply(VISIONARY));

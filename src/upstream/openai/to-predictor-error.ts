@@ -25,6 +25,15 @@ export interface CallEnd {
 /** The statuses a request itself can cause (too large, malformed, unprocessable); any other is the upstream's. */
 const REQUEST_STATUSES = new Set([400, 413, 422]);
 
+/**
+ * The request's parameters the operator sets (config/upstream.ts), never the caller: an
+ * upstream that refuses a request naming one of them (a reasoning model refusing
+ * `temperature`, a server without `max_completion_tokens`, an unknown `model`) refuses
+ * every call the same way. That is the operator's failure, an outage like a 5xx, never
+ * the caller's failure budget. The caller's texts are in `messages`.
+ */
+const OPERATOR_PARAMETERS = new Set(['model', 'temperature', 'max_tokens', 'max_completion_tokens', 'reasoning_effort', 'response_format', 'seed', 'stream', 'stream_options']);
+
 export function toPredictorError(error: unknown, call: CallEnd): PredictorError {
   if (error instanceof PredictorError) return error;
   if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`, { outage: true, timeout: true });
@@ -38,15 +47,22 @@ export function toPredictorError(error: unknown, call: CallEnd): PredictorError 
   if (error instanceof APIError && typeof error.status === 'number') {
     return new PredictorError(`upstream answered HTTP ${error.status}${details(error)}`, {
       upstreamStatus: error.status,
-      outage: !REQUEST_STATUSES.has(error.status),
+      outage: !REQUEST_STATUSES.has(error.status) || namesOperatorParameter(error),
     });
   }
   return new PredictorError('upstream response could not be read');
 }
 
+/** The error's `param` (`"temperature"`, `"response_format.json_schema"`) is one the operator sets. */
+function namesOperatorParameter(error: APIError): boolean {
+  const name = typeof error.param === 'string' ? /^[a-z_]+/.exec(error.param)?.[0] : undefined;
+  return name !== undefined && OPERATOR_PARAMETERS.has(name);
+}
+
 function details(error: APIError): string {
   const parts = [
     identifier(error.code) && `code ${error.code}`,
+    identifier(error.param) && `param ${error.param}`,
     identifier(error.requestID) && `request id ${error.requestID}`,
   ].filter((part): part is string => typeof part === 'string');
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';

@@ -63,6 +63,9 @@ describe('OpenAiPredictor failures', () => {
     ['the server answers 401', status(401), true],
     ['the server answers 400', status(400), false],
     ['the server answers 422', status(422), false],
+    ['a reasoning model refuses the temperature (400 naming it)', status(400, { error: { message: 'Unsupported value', type: 'invalid_request_error', param: 'temperature', code: 'unsupported_value' } }), true],
+    ['a server refuses the response format (400 naming it)', status(400, { error: { message: 'Invalid schema', type: 'invalid_request_error', param: 'response_format.json_schema.schema', code: null } }), true],
+    ['the server refuses the messages (400 naming them)', status(400, { error: { message: 'Invalid content', type: 'invalid_request_error', param: 'messages[1].content', code: null } }), false],
     ['the model refuses', refuse("I can't help with that."), false],
     ['the content is not JSON', replyRaw('Sure! The profile is Catalyst.'), false],
   ])('when %s, then the PredictorError is an outage: %s (the failure budget counts only what is not)', async (_, behaviour, outage) => {
