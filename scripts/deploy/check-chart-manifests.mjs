@@ -10,7 +10,10 @@
  *      And each of those selects the Deployment's pods.
  *   3. The Deployment's pods carry checksum/secret and checksum/config (a changed Secret or
  *      setting rolls them), and every probe has its timeoutSeconds.
- *   4. Each kind named with --expect is rendered (e.g. Ingress when ingress.enabled).
+ *   4. An Ingress gives ingress-nginx a proxy read and send timeout of at least the pods'
+ *      SHUTDOWN_TIMEOUT_SECONDS (at least the longest paid call): nginx's 60 s would cut a
+ *      longer call off with a 504 while the service still runs it (docs/deploy.md, "The Helm chart").
+ *   5. Each kind named with --expect is rendered (e.g. Ingress when ingress.enabled).
  *
  *   node scripts/deploy/check-chart-manifests.mjs MANIFESTS.yaml [--expect Kind]...
  */
@@ -88,7 +91,19 @@ for (const deployment of deployments) {
   }
 }
 
-// 4. Kinds the values ask for.
+// 4. The Ingress outlasts the longest call.
+const shutdownSeconds = Math.max(
+  0,
+  ...deployments.flatMap((d) => d.spec?.template?.spec?.containers ?? []).flatMap((c) => c.env ?? []).filter((e) => e.name === 'SHUTDOWN_TIMEOUT_SECONDS').map((e) => Number(e.value)),
+);
+for (const ingress of manifests.filter((m) => m.kind === 'Ingress')) {
+  for (const key of ['nginx.ingress.kubernetes.io/proxy-read-timeout', 'nginx.ingress.kubernetes.io/proxy-send-timeout']) {
+    const seconds = Number(ingress.metadata?.annotations?.[key]);
+    if (!(seconds >= shutdownSeconds && seconds > 60)) problems.push(`${named(ingress)}: ${key} is ${ingress.metadata?.annotations?.[key] ?? "unset (nginx's 60 s)"}, below the pods' SHUTDOWN_TIMEOUT_SECONDS (${shutdownSeconds}): a longer call gets a 504`);
+  }
+}
+
+// 5. Kinds the values ask for.
 for (const kind of values.expect ?? []) {
   if (!manifests.some((m) => m.kind === kind)) problems.push(`no ${kind} was rendered, though the values enable one`);
 }
@@ -97,4 +112,4 @@ if (problems.length > 0) {
   process.stderr.write(`chart manifests (${file}): ${problems.length} problems:\n  ${problems.join('\n  ')}\n`);
   process.exit(1);
 }
-console.log(`chart manifests (${file}): ${manifests.length} resources; hook accounts, selectors, checksums and probe timeouts hold`);
+console.log(`chart manifests (${file}): ${manifests.length} resources; hook accounts, selectors, checksums, probe and ingress timeouts hold`);

@@ -66,11 +66,14 @@ must_fail "the manifest rules" "which the chart creates, but not as a hook" node
 must_fail "the manifest rules" "Service pps-profile-prediction-service selects the pods of Job" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "nginx.ingress.kubernetes.io/proxy-read-timeout is unset (nginx's 60 s)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" --values "$chart/ci/production-values.yaml"
-for values in default production; do
+# ingress: the defaults with an Ingress and no annotations, so the chart's own timeouts are checked.
+for values in default ingress production; do
   args=()
   expect=()
+  [ "$values" = ingress ] && args=(--values test/deploy/values-ingress.yaml) && expect=(--expect Ingress)
   [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor)
   for version in "${KUBERNETES_VERSIONS[@]}"; do
     "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"

@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../config/config';
 import { createLogger } from '../support/logger';
+import { startupFailureLine } from '../support/startup-failure';
 import { logProcessWarnings } from '../support/process-warnings';
 
 async function main(): Promise<void> {
@@ -55,7 +56,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError ? err.message : `startup failed: ${err instanceof Error ? err.message : String(err)}`;
-  process.stderr.write(`${message}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : startupFailureLine('startup failed', err)}\n`);
   process.exit(1);
 });

@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from '../config/config';
 import { createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
 import { createLogger } from '../support/logger';
+import { startupFailureLine } from '../support/startup-failure';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,7 +27,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const message = err instanceof ConfigError ? err.message : `migrate failed: ${err instanceof Error ? err.message : String(err)}`;
-  process.stderr.write(`${message}\n`);
+  process.stderr.write(`${err instanceof ConfigError ? err.message : startupFailureLine('migrate failed', err)}\n`);
   process.exit(1);
 });

@@ -5,6 +5,7 @@
  */
 import { readAccountMaxInFlight, readMaxRequestsInFlight } from './admission';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
+import { readRedisUrl } from './redis-url';
 import { readTimeBudget, type TimeBudget } from './time-budget';
 import { readOpenAiConfig, type OpenAiConfig } from './upstream';
 import { readTracing, type TracingConfig } from './tracing';
@@ -86,7 +87,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl: read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolMax: read.integer('DATABASE_POOL_MAX', 10, { min: 1, max: 1000 }),
     dataDir: read.string('DATA_DIR', './.data'),
-    redisUrl: read.optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    redisUrl: readRedisUrl(read),
     rateLimitMax: read.integer('RATE_LIMIT_MAX', 120, { min: 1, max: 1_000_000_000 }),
     rateLimitWindowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1, max: 86_400 }),
     accountRateLimitMax: read.integer('ACCOUNT_RATE_LIMIT_MAX', 600, { min: 1, max: 1_000_000_000 }),

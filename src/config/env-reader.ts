@@ -1,4 +1,5 @@
 /** Reads typed values from the environment; a bad value is a ConfigError naming the variable. */
+import { compile as compileProxyAddresses } from 'proxy-addr';
 import { ConfigError } from './config-error';
 
 export type Env = Record<string, string | undefined>;
@@ -68,14 +69,21 @@ export class EnvReader {
   /**
    * Express "trust proxy": unset or "false" trusts nothing; "true" trusts every hop
    * (only behind a proxy that overwrites X-Forwarded-For); a number trusts that many
-   * hops; anything else is a list of addresses or subnets (e.g. "loopback, 10.0.0.0/8").
+   * hops; anything else is a list of addresses or subnets (e.g. "loopback, 10.0.0.0/8"),
+   * which Express splits at commas and hands to proxy-addr's compile: compiled here, so
+   * that what it refuses ("True", a host name) stops start-up naming the variable.
    */
   trustProxy(name: string): boolean | number | string {
     const raw = this.optionalString(name);
     if (raw === undefined || raw === 'false') return false;
     if (raw === 'true') return true;
     if (/^\d+$/.test(raw)) return Number(raw);
-    if (!/^[\w.:/,\s-]+$/.test(raw)) throw new ConfigError(name, 'must be true, false, a hop count or a list of addresses');
+    try {
+      compileProxyAddresses(raw.split(',').map((each) => each.trim()));
+    } catch (err) {
+      const problem = err instanceof Error ? err.message : String(err);
+      throw new ConfigError(name, `must be true, false, a hop count or a list of addresses, subnets, loopback, linklocal or uniquelocal (${problem})`);
+    }
     return raw;
   }
 }

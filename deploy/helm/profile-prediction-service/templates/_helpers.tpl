@@ -63,6 +63,16 @@ release's ordinary resources only after the pre-install hooks), or the one named
 {{- $secret.data | default dict | toJson | sha256sum | quote -}}
 {{- end -}}
 
+{{/* The Ingress's annotations: ingress.annotations, over ingress-nginx's proxy read and send
+timeouts, which the chart sets to config.shutdownTimeoutSeconds (at least the longest paid
+call) + 5. nginx's default of 60 s would answer a longer call 504 while the service, seeing
+its client gone, aborts the paid upstream call (docs/deploy.md, "The Helm chart"). */}}
+{{- define "pps.ingressAnnotations" -}}
+{{- $timeout := add .Values.config.shutdownTimeoutSeconds 5 | toString -}}
+{{- $defaults := dict "nginx.ingress.kubernetes.io/proxy-read-timeout" $timeout "nginx.ingress.kubernetes.io/proxy-send-timeout" $timeout -}}
+{{- merge (deepCopy (.Values.ingress.annotations | default dict)) $defaults | toYaml -}}
+{{- end -}}
+
 {{/* Environment shared by the service and the migration Job. */}}
 {{- define "pps.env" -}}
 {{- range $name := list "OPENAI_TIMEOUT_SECONDS" "SHUTDOWN_TIMEOUT_SECONDS" "DATABASE_POOL_MAX" "LOG_LEVEL" -}}
