@@ -69,15 +69,25 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 const LISTEN_BACKLOG = 4096;
 
 /**
+ * How long an idle connection is kept: longer than the proxies in front keep theirs
+ * (ingress-nginx's upstream keep-alive and AWS ALB's idle timeout: 60 s). With Node's
+ * default of 5 s the service closed a connection the proxy still held, and a request the
+ * proxy sent on it as it closed got a 502, which a proxy does not retry for a POST. A
+ * shutdown still closes idle connections at once (drain.ts).
+ */
+const KEEP_ALIVE_SECONDS = 65;
+
+/**
  * Node's HTTP server answers a request that has not fully arrived within
  * `requestTimeoutSeconds` (headers within the same bound) with a bare `408` and closes the
  * connection (the spec documents it). It checks every connection on an interval, a tenth
  * of the timeout here (Node's default interval, 30 s, would double a 30 s timeout). A
  * request that has arrived is not cut: a paid call runs as long as its upstream bound.
+ * An idle connection is kept KEEP_ALIVE_SECONDS.
  */
 async function listen(app: Express, drain: ConnectionDrain, port: number, host: string, requestTimeoutSeconds: number): Promise<Server> {
   const requestTimeout = requestTimeoutSeconds * 1000;
-  const options = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
+  const options = { requestTimeout, headersTimeout: requestTimeout, keepAliveTimeout: KEEP_ALIVE_SECONDS * 1000, connectionsCheckingInterval: Math.max(100, requestTimeout / 10) };
   const server = createServer(options, (req, res) => void app(originForm(req), res));
   drain.attach(server);
   server.listen({ port, host, backlog: LISTEN_BACKLOG });
