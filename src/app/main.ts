@@ -3,6 +3,7 @@
  * One process; more capacity is more replicas (docs/operations.md, "Scaling out").
  */
 import { ConfigError, loadConfig } from '../config/config';
+import { embeddedDefaultsInProduction } from '../config/embedded-defaults';
 import { createLogger } from '../support/logger';
 import { startupFailureLine } from '../support/startup-failure';
 import { logProcessWarnings } from '../support/process-warnings';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     },
     'profile prediction service started',
   );
+  for (const warning of embeddedDefaultsInProduction(config)) logger.warn(warning);
   if (config.demoAccount) {
     const apiKey = await ensureDemoAccount(server.services.accounts, config.dataDir);
     if (apiKey) process.stdout.write(demoInstructions(apiKey, server.url));
