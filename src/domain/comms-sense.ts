@@ -90,7 +90,13 @@ function comparable(text: string): string {
   return text.toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
+/**
+ * The spaces and stops that end a text. A match starts only where a run starts (the
+ * lookbehind): tried at each of a long run's characters, it rescanned the rest of the run.
+ */
+export const TRAILING_STOPS = /(?<![\s.!?…])[\s.!?…]+$/u;
+
 /** Advice as compared: as `comparable`, and "Be brief." is the same advice as "be brief". */
 function sameAdvice(text: string): string {
-  return comparable(text).replace(/[\s.!?…]+$/u, '');
+  return comparable(text).replace(TRAILING_STOPS, '');
 }

@@ -3,7 +3,7 @@
  * numbered steps the middleware's comments cite), composed in its order; any error goes to
  * the one error mapper.
  */
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { SHED_RETRY_AFTER_SECONDS } from '../config/admission';
 import type { Config } from '../config/config';
 import { AppError } from '../domain/app-error';
@@ -44,7 +44,7 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
   // request there and gives each its headers (the contract: on every response).
   const noTrailingSlash: RequestHandler = (req, _res, next) => {
     const path = req.originalUrl.split('?')[0] ?? '';
-    if (path.length > 1 && path.endsWith('/')) next(new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path.slice(0, 200)) }));
+    if (path.length > 1 && path.endsWith('/')) next(routeNotFound(req, path));
     else next();
   };
   app.use((req, res, next) => (req.path.startsWith('/api/v1/') ? next() : noTrailingSlash(req, res, next)));
@@ -78,6 +78,9 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
       onRefused: () => services.metrics.rateLimitedRequests.inc({ policy: 'in-flight' }),
     }),
   );
+  // Outside the API's paths the 404 comes before the body is read: nothing unauthenticated
+  // and unlimited is decompressed or parsed.
+  app.use((req, _res, next) => (req.path === '/api/v1' || req.path.startsWith('/api/v1/') ? next() : next(routeNotFound(req))));
   app.use(jsonBody());
   const validator = specValidator(SPEC_PATHS.public, config.validateResponses);
   await warmUpSpecValidator(validator, SPEC_PATHS.public);
@@ -87,4 +90,9 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
   app.use(router);
   app.use(errorMapper(services.isOutage));
   return app;
+}
+
+/** The 404 of a path the API does not serve, named as the spec validator's 404 names it (error-mapper.ts). */
+function routeNotFound(req: Request, path: string = req.path): AppError {
+  return new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path.slice(0, 200)) });
 }

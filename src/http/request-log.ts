@@ -17,9 +17,32 @@ import { CLIENT_CLOSED_REQUEST, endedStatus } from './response-status';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** What a log line says of a request: never its headers or body. */
-export function requestSummary(req: Request): { id: string; method: string; path: string; remoteAddress: string | undefined } {
-  return { id: req.id, method: req.method, path: req.originalUrl.split('?')[0] ?? '', remoteAddress: req.socket.remoteAddress };
+/** The longest path a log line holds, as the 404's message (error-mapper.ts). */
+export const LOGGED_PATH_MAX_CHARS = 200;
+
+interface RequestSummary {
+  id: string;
+  method: string;
+  path: string;
+  /** The path's length, when it was longer than the logged path. */
+  pathLength?: number;
+  remoteAddress: string | undefined;
+}
+
+/**
+ * What a log line says of a request: never its headers or body. The path is the client's
+ * (up to Node's 16 KiB header limit, on every response, 404 and 429 too): cut to its first
+ * characters, with its length.
+ */
+export function requestSummary(req: Request): RequestSummary {
+  const path = req.originalUrl.split('?')[0] ?? '';
+  return {
+    id: req.id,
+    method: req.method,
+    path: path.slice(0, LOGGED_PATH_MAX_CHARS),
+    ...(path.length > LOGGED_PATH_MAX_CHARS && { pathLength: path.length }),
+    remoteAddress: req.socket.remoteAddress,
+  };
 }
 
 export function requestLog(logger: Logger): RequestHandler {

@@ -221,6 +221,23 @@ describe('createSnap', () => {
     await expectFailure(response, 404, 'Cannot POST /api/v1/snaps');
   });
 
+  test.each([
+    ['/foo', 'not JSON', 'application/json', 'not json {'],
+    ['/docs/x', 'larger than the limit', 'application/json', JSON.stringify({ notes: 'x'.repeat(64 * 1024) })],
+    ['/openapi.json', 'not of a JSON type', 'text/plain', 'hello'],
+    ['/API/V1/SNAP', 'not JSON', 'application/json', '{'],
+  ])('when a path outside the API (%s) is posted a body %s, then it answers the 404, its body unread', async (path, _what, type, body) => {
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
+
+    await expectFailure(response, 404, `Cannot POST ${path}`);
+  });
+
+  test('when a path outside the API is posted a body that is not gzip as gzip, then it answers the 404, its body not decompressed', async () => {
+    const response = await fetch(`${server.url}/foo`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip' });
+
+    await expectFailure(response, 404, 'Cannot POST /foo');
+  });
+
   test.each(['/API/V1/SNAP', '/api/v1/snap/', '/Api/v1/snap'])('when the path is %s (another case, a trailing slash), then it answers 404 and charges nothing', async (path) => {
     const account = await createAccount(server, 1);
     const response = await server.post(path, PERSON, { 'x-api-key': account.apiKey });

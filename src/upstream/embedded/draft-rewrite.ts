@@ -128,10 +128,16 @@ export function softenPressure(text: string): string {
   return tidy(replaceAll(text, PRESSURE_REPLACEMENTS));
 }
 
+/**
+ * The run of marks that ends a sentence. A match starts only where a run starts (the
+ * lookbehind): tried at each of a long run's characters, it rescanned the rest of the run.
+ */
+export const TRAILING_MARKS = /(?<![.!?])[.!?]+$/;
+
 /** "Send me the report." → "Could you send me the report?" */
 export function softenCommand(text: string): string {
   if (!IMPERATIVE.test(text)) return text;
-  const core = text.replace(/[.!?]+$/, '');
+  const core = text.replace(TRAILING_MARKS, '');
   const lowered = /^\p{Lu}\p{Ll}/u.test(core) ? core.charAt(0).toLowerCase() + core.slice(1) : core;
   return `Could you ${lowered}?`;
 }

@@ -22,16 +22,25 @@ export const SUPPORTED_LANGUAGE = 'en';
 /** Below this accuracy (tinyld's 0..1 score of its best guess), a text is not judged foreign. */
 export const MIN_FOREIGN_ACCURACY = 0.3;
 
-/** A token with a digit in it, and the rest of the token. */
-const HOLDING_A_DIGIT = /\S*\d\S*/gu;
+/**
+ * A token with a digit in it, whole. A match starts only where a token starts (the
+ * lookbehind): tried at every character, `\S*` rescanned the rest of a token without a
+ * digit from each, time growing with the square of its length.
+ */
+export const HOLDING_A_DIGIT = /(?<!\S)\S*\d\S*/gu;
 
 const tinyld = loadedOnFirstUse<typeof import('tinyld/light')>('tinyld/light');
 let languageNames: Intl.DisplayNames | undefined;
 
 /** The English name of the notes' language when it is confidently not English; otherwise undefined. */
 export function unsupportedLanguageOf(notes: string): string | undefined {
-  const [best] = tinyld().detectAll(notes.replace(HOLDING_A_DIGIT, ' '));
+  const [best] = tinyld().detectAll(withoutDigitTokens(notes));
   if (!best || best.lang === SUPPORTED_LANGUAGE || best.accuracy < MIN_FOREIGN_ACCURACY) return undefined;
   languageNames ??= new Intl.DisplayNames(['en'], { type: 'language' });
   return languageNames.of(best.lang) ?? best.lang;
+}
+
+/** The notes with each token holding a digit replaced by a space. */
+export function withoutDigitTokens(notes: string): string {
+  return notes.replace(HOLDING_A_DIGIT, ' ');
 }

@@ -1,7 +1,8 @@
 import { AppError } from '../../../src/domain/app-error';
-import { assertAdvisable, heldToSense } from '../../../src/domain/comms-sense';
+import { assertAdvisable, heldToSense, TRAILING_STOPS } from '../../../src/domain/comms-sense';
 import { MESSAGES } from '../../../src/domain/messages';
 import type { CommsAnalysis, StoredSnap } from '../../../src/domain/ports';
+import { replacedInWorker } from '../../support/pattern-in-worker';
 
 const DRAFT = 'Hi Ada, I think maybe we could look at the schedule sometime? Let me know.';
 const NAME = 'Ada';
@@ -32,6 +33,16 @@ function failure(run: () => unknown): AppError | undefined {
 describe('heldToSense', () => {
   test('when a sensible analysis is held to sense, then it is unchanged', () => {
     expect(heldToSense(analysis(), DRAFT, NAME)).toEqual(analysis());
+  });
+
+  // A run of a million spaces and stops not at the end: the former `[\s.!?…]+$`, tried at
+  // each of its characters, took about 40 s for 200,000 and grows with the square, so about
+  // 15 minutes here, far past the 60 s timeout (jest.config.js), which fails the test (the
+  // pattern runs in a worker); this one takes milliseconds. No time is asserted.
+  test('when a text holds a very long run of spaces and stops before its end, then only its end is cut, in time', async () => {
+    const text = `be ${'. '.repeat(500_000)}brief. .`;
+
+    expect(await replacedInWorker(TRAILING_STOPS, text, '')).toBe(`be ${'. '.repeat(500_000)}brief`);
   });
 
   test('when advice is both a do and a dont item, case, spacing and end stop aside, then it leaves both lists', () => {

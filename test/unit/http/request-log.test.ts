@@ -9,12 +9,12 @@ import { createLogger } from '../../../src/support/logger';
 interface Line {
   level: number;
   msg: string;
-  req?: { id: string; method: string; path: string };
+  req?: { id: string; method: string; path: string; pathLength?: number };
   res?: { statusCode: number };
   responseTime?: number;
 }
 
-async function call(level: string, status: number, headers: Record<string, string> = {}): Promise<{ response: Response; lines: Line[] }> {
+async function call(level: string, status: number, headers: Record<string, string> = {}, path = '/api/v1/thing'): Promise<{ response: Response; lines: Line[] }> {
   const lines: Line[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -25,7 +25,7 @@ async function call(level: string, status: number, headers: Record<string, strin
   const app = express();
   app.use(requestLog(createLogger(level, sink)));
   let closed: Promise<unknown> = Promise.resolve();
-  app.get('/api/v1/thing', (_req, res) => {
+  app.use((_req, res) => {
     // Registered after requestLog's own 'close' listener, so it runs once the line is written.
     closed = once(res, 'close');
     res.status(status).json({ ok: status < 400 });
@@ -33,7 +33,7 @@ async function call(level: string, status: number, headers: Record<string, strin
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   try {
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/thing?secret=query`, { headers });
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}?secret=query`, { headers });
     await response.text();
     // The line is written when the response closes: that event is waited for (a 2xx under `warn` writes none).
     await closed;
@@ -68,5 +68,22 @@ describe('requestLog', () => {
   test('when the level is above info, then a 2xx writes no line and a 5xx still does', async () => {
     expect((await call('warn', 200)).lines).toEqual([]);
     expect((await call('warn', 500)).lines).toHaveLength(1);
+  });
+
+  test('when the path is longer than 200 characters, then the line holds its first 200 and its length', async () => {
+    const path = `/${'a'.repeat(4999)}`;
+
+    const { lines } = await call('info', 404, {}, path);
+
+    expect(lines).toEqual([expect.objectContaining({ req: expect.objectContaining({ path: path.slice(0, 200), pathLength: 5000 }) })]);
+  });
+
+  test('when the path is 200 characters or fewer, then the line holds it whole, without a length', async () => {
+    const path = `/${'a'.repeat(199)}`;
+
+    const { lines } = await call('info', 404, {}, path);
+
+    expect(lines[0]?.req).toEqual(expect.objectContaining({ path }));
+    expect(lines[0]?.req).not.toHaveProperty('pathLength');
   });
 });
