@@ -31,6 +31,9 @@ export function startTracing(config: TracingConfig): Tracing {
   // The HTTP spans follow the stable semantic conventions (http.request.method, http.route,
   // http.response.status_code), unless the operator asked for others.
   process.env.OTEL_SEMCONV_STABILITY_OPT_IN ??= 'http';
+  // A client writes the path and the user agent a server span records: each value is cut at
+  // 512 characters (the SDK keeps them whole by default, 16 KiB a path) unless the operator asked otherwise.
+  process.env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT ??= '512';
   const sdk = new NodeSDK({
     serviceName: config.serviceName,
     instrumentations: [

@@ -188,6 +188,15 @@ describeNeeding({ name: 'Jaeger', found: binary !== undefined, install: 'scripts
     expect(tagOf(serverSpan(trace.spans)!, 'url.query')).toBe('[redacted]');
   });
 
+  test('when a client sends a path of 4,000 characters, then its server span keeps 512 of them', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const response = await fetch(`${server.url}/${'a'.repeat(4000)}`, { headers: { traceparent: traceparent(traceId) } });
+    expect(response.status).toBe(404);
+
+    const trace = await traceWith(traceId, (spans) => serverSpan(spans) !== undefined);
+    expect(String(tagOf(serverSpan(trace.spans)!, 'url.path'))).toBe(`/${'a'.repeat(511)}`);
+  });
+
   test('when the calls are traced, then the GenAI metrics count their tokens and durations', async () => {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).toMatch(/gen_ai_client_token_usage.*_sum\{[^}]*gen_ai_token_type="input"[^}]*\} 812/);
