@@ -9,7 +9,7 @@ import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
-import { createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
+import { boundStatements, createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexPersonalDataRepository } from '../data/personal-data-repository';
@@ -83,6 +83,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     throw err;
   }
   await redisStarting;
+  // Every statement from here on waits for its answer at most statementMs (PGlite runs in this process: no network to go silent).
+  if (config.databaseUrl) boundStatements(db, config.timeBudget.statementMs);
   const credits = new KnexCreditHoldRepository(db, config.timeBudget.holdLeaseSeconds);
   const upstream = config.openai ? await createUpstreamAgents(config.openai) : undefined;
   const metrics = createMetrics({ countActiveHolds: () => credits.countActive(), upstreamSockets: () => upstream?.counts() ?? [] });

@@ -16,8 +16,9 @@
  * value that gives one attempt less time than its route's bound can take to generate.
  *
  * A paid call is its longest upstream call plus 15 s to store the result (a pool wait of
- * up to 5 s and the statement); a credit hold's lease is that long, the sweeper looks four
- * times per lease, and a shutdown waits at least that long for calls in flight.
+ * up to 5 s and the statement, which waits at most STATEMENT_SECONDS for its answer); a
+ * credit hold's lease is that long, the sweeper looks four times per lease, and a shutdown
+ * waits at least that long for calls in flight.
  */
 import { ConfigError } from './config-error';
 import type { EnvReader } from './env-reader';
@@ -58,6 +59,8 @@ export interface TimeBudget {
   sweepIntervalMs: number;
   /** How long a shutdown waits for calls in flight (SHUTDOWN_TIMEOUT_SECONDS). */
   shutdownMs: number;
+  /** How long a statement of the running service waits for its answer (database.ts, `boundStatements`). */
+  statementMs: number;
 }
 
 /** What the budget reads of the upstream's settings; undefined with the embedded predictor. */
@@ -73,7 +76,13 @@ export const DEFAULT_MIN_TOKENS_PER_SECOND = 50;
 export const DEFAULT_FIRST_TOKEN_SECONDS = 5;
 /** The longest back-off between attempts without a Retry-After (upstream/openai/retry-policy.ts). */
 export const RETRY_WAIT_SECONDS = 8;
-/** After the upstream call: a pool wait of up to 5 s, the charging statement, and a margin. */
+/**
+ * How long a statement waits for PostgreSQL's answer before its connection is given up: the
+ * paid call's statements take milliseconds, and a connection whose answers stopped (a
+ * failover without a reset, a dropped NAT entry) would otherwise hold its pool slot for good.
+ */
+export const STATEMENT_SECONDS = 5;
+/** After the upstream call: a pool wait of up to 5 s, the charging statement (at most STATEMENT_SECONDS), and a margin. */
 const STORE_SECONDS = 15;
 
 const ROUTES: readonly Route[] = ['predictSnap', 'analyseComms'];
@@ -101,6 +110,7 @@ export function readTimeBudget(read: EnvReader, upstream: BudgetInputs | undefin
     // Four looks per lease (1 s to 30 s apart): a dead process's holds come back within 1.25 leases.
     sweepIntervalMs: Math.min(30, Math.max(1, longestCallSeconds / 4)) * 1000,
     shutdownMs: ms(shutdownSeconds),
+    statementMs: STATEMENT_SECONDS * 1000,
   };
 }
 

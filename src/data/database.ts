@@ -29,7 +29,8 @@ export async function createDatabase(options: DatabaseOptions): Promise<Knex> {
   if (options.databaseUrl) {
     return knex({
       client: 'pg',
-      connection: { connectionString: options.databaseUrl, connectionTimeoutMillis: 2000 },
+      // TCP keepalive finds an idle pooled connection whose peer vanished without a reset.
+      connection: { connectionString: options.databaseUrl, connectionTimeoutMillis: 2000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 },
       pool: { min: 0, max: options.poolMax },
       acquireConnectionTimeout: 5000,
       compileSqlOnError: false,
@@ -39,6 +40,23 @@ export async function createDatabase(options: DatabaseOptions): Promise<Knex> {
   seedDataDir(options.dataDir);
   const { default: ClientPgLite } = await import('knex-pglite');
   return knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: options.dataDir }, compileSqlOnError: false, log });
+}
+
+/**
+ * From now on, every statement of `db` waits at most `ms` for its answer: knex's
+ * `timeout` (https://knexjs.org/guide/query-builder.html#timeout), set on each builder by
+ * its `start` event (https://knexjs.org/guide/interfaces.html#start). Past it, knex rejects
+ * with a KnexTimeoutError (an outage: 503, unavailable.ts) and marks the connection
+ * disposed, so the pool destroys it rather than lend it again: a connection whose answers
+ * stopped (a failover without a reset, a dropped NAT entry) holds its pool slot no longer.
+ * Not cancelled: the statement may still commit, as when a connection drops, and the
+ * charging statement's outcome is then looked up (charge-lost-answer.ts).
+ *
+ * Set by the service after its migrations, which may run longer (src/app/services.ts); a
+ * transaction's BEGIN and COMMIT are not builders and are not bounded.
+ */
+export function boundStatements(db: Knex, ms: number): void {
+  db.on('start', (builder: { timeout?: (ms: number) => unknown }) => builder.timeout?.(ms));
 }
 
 /** The key of the advisory lock that serialises migration runs (any constant, fixed forever). */
@@ -92,12 +110,13 @@ export class StatementFailed extends Error {
  * end that backend before looking the outcome up (charge-lost-answer.ts). Rejects with a
  * StatementFailed.
  *
- * On PostgreSQL the statement is a named prepared statement (pg's `query({ name })`,
- * named by a digest of its text): each connection's backend parses and plans it once,
+ * It runs through knex (so `boundStatements` bounds it too). On PostgreSQL it is a named
+ * prepared statement (pg's `query({ name })`, passed by knex's `options`, named by a digest
+ * of its text): each connection's backend parses and plans it once,
  * not at every execution. The paid call's statements (the hold, the charge, the release)
  * are long CTEs run once per batch: naming them took PostgreSQL's CPU per paid call from
  * about 1.8 to 0.95 ms (docs/decisions.md, "Plain plumbing: what issue 26 removed, and
- * what it kept"). On PGlite it runs through knex.
+ * what it kept").
  *
  * knex has no public way to take a connection and learn its backend: this uses its
  * client's `acquireConnection`/`releaseConnection` and pg's `Client.processID`.
@@ -112,10 +131,9 @@ export async function onOwnConnection(db: Knex, sql: string, bindings: Knex.Valu
     throw new StatementFailed(error, undefined);
   }
   try {
-    const statement = db.raw(sql, bindings as Knex.RawBinding[]);
-    if (!(connection instanceof Client)) return (await statement.connection(connection)) as { rows: unknown[] };
-    const { sql: text, bindings: values } = statement.toSQL().toNative();
-    return await connection.query({ name: statementName(text), text, values: values as unknown[] });
+    const statement = db.raw(sql, bindings as Knex.RawBinding[]).connection(connection);
+    if (connection instanceof Client) statement.options({ name: statementName(statement.toSQL().toNative().sql) });
+    return (await statement) as { rows: unknown[] };
   } catch (error) {
     throw new StatementFailed(error, connection.processID);
   } finally {

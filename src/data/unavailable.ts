@@ -7,7 +7,7 @@
  * - pg's connect timeout (`connectionTimeoutMillis`): `timeout expired`;
  * - pg's lost connection: `Connection terminated` (`unexpectedly`, `due to connection timeout`);
  * - pg-pool's checkout timeout: `timeout exceeded when trying to connect`;
- * - knex's pool acquisition timeout: a `KnexTimeoutError`.
+ * - knex's pool acquisition timeout and its statement timeout (database.ts, `boundStatements`): a `KnexTimeoutError`.
  */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

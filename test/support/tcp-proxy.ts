@@ -7,7 +7,9 @@
  * statement that never arrived. `delayNewConnections(ms)` holds each new connection
  * silent for that long before it is connected through (Infinity: a black hole that
  * accepts and never answers), `delayReplies(ms)` holds every chunk the service sends
- * back for that long (in order: a slow service that still answers), and `cutAll()` cuts
+ * back for that long (in order: a slow service that still answers), `silenceAt(marker, …)`
+ * delivers the statement that sends `marker` and drops every answer on its connection from
+ * then on (a network gone silent mid-statement, the socket left open), and `cutAll()` cuts
  * the connections open now.
  */
 import { once } from 'node:events';
@@ -27,6 +29,12 @@ export interface TcpProxy {
   delayNewConnections(ms: number): void;
   /** Each chunk the service sends back reaches the client `ms` later, in order; 0 again to heal. */
   delayReplies(ms: number): void;
+  /**
+   * The next client packet holding `marker` is delivered, and its connection answers
+   * nothing from then on (PostgreSQL's replies are dropped, the socket stays open).
+   * Resolves when the client closes that connection.
+   */
+  silenceAt(marker: string): Promise<void>;
   /** Cuts every connection open now; the proxy keeps listening. */
   cutAll(): void;
   close(): Promise<void>;
@@ -44,10 +52,16 @@ interface Cut {
   done: () => void;
 }
 
+interface Silence {
+  marker: string;
+  closed: () => void;
+}
+
 export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const sockets = new Set<Socket>();
   let armed: Cut | undefined;
+  let silence: Silence | undefined;
   let connectDelayMs = 0;
   let replyDelayMs = 0;
   const track = (socket: Socket) => {
@@ -80,7 +94,13 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     };
     /** A delivered cut: PostgreSQL's answers are swallowed until it is ready again, then both ends close. */
     let swallowing: Cut | undefined;
+    let silent = false;
     client.on('data', (chunk: Buffer) => {
+      if (silence && chunk.includes(silence.marker)) {
+        silent = true;
+        client.once('close', silence.closed);
+        silence = undefined;
+      }
       const cut = armed && chunk.includes(armed.marker) ? armed : undefined;
       if (cut) {
         armed = undefined;
@@ -101,6 +121,7 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       if (held.length === 1) setTimeout(sendDue, replyDelayMs);
     };
     upstream.on('data', (chunk: Buffer) => {
+      if (silent) return;
       if (!swallowing) reply(chunk);
       else if (chunk.includes(READY_FOR_QUERY)) cutBoth(swallowing);
     });
@@ -117,6 +138,7 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   return {
     url: url.toString(),
     cutAt: (marker, { deliver }) => new Promise<void>((resolve) => (armed = { marker, deliver, done: resolve })),
+    silenceAt: (marker) => new Promise<void>((resolve) => (silence = { marker, closed: resolve })),
     delayNewConnections: (ms) => {
       connectDelayMs = ms;
     },

@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       holdLeaseSeconds: 193,
       sweepIntervalMs: 30_000,
       shutdownMs: 193_000,
+      // Each statement waits at most 5 s for its answer (part of the 15 s to store).
+      statementMs: 5_000,
     });
     expect(config.openai).toEqual({
       primary: { kind: 'openai', apiKey: 'sk-x', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1-mini', maxTokensParameter: 'max_completion_tokens' },
