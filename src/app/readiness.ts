@@ -3,11 +3,16 @@
  * is probed at once, each within `timeoutMs`, so a hung dependency answers "not
  * ready" quickly instead of hanging the probe.
  *
- * PostgreSQL is required: without it nothing can be served (503). Redis is not: without
+ * PostgreSQL is required: without it nothing can be served (503). It answers when any
+ * statement of the process was answered within RECENT_ANSWER_MS, else when a `select 1`
+ * is answered now: a pool busy with the requests' statements is not an outage, and a probe
+ * queued behind them for a connection would take every instance out of its Service at
+ * once under the same burst, which admission control sheds instead. Redis is not: without
  * it the rate limit is counted in this process and the service keeps serving, so a
  * Redis outage is `degraded` (200) and never takes every instance out of a load
  * balancer at once.
  */
+import type { Knex } from 'knex';
 import type { Services } from './services';
 import { withTimeout } from '../support/with-timeout';
 
@@ -21,8 +26,11 @@ export interface Probe {
 
 export type Probes = Record<string, Probe>;
 
+/** How recent an answer to any statement shows PostgreSQL answering: the chart probes every 5 s. */
+export const RECENT_ANSWER_MS = 10_000;
+
 /**
- * PostgreSQL (`select 1`); Redis (PING, and the rate limit counted there) when REDIS_URL
+ * PostgreSQL (a recent answer, or `select 1`); Redis (PING, and the rate limit counted there) when REDIS_URL
  * is set; with an OpenAI-compatible upstream, whether its latest call got an answer
  * (metrics/upstream-health.ts): `degraded` when not, never `unavailable`: another
  * instance would call the same upstream, so draining this one would help nothing.
@@ -31,13 +39,21 @@ export function readinessProbes(services: Pick<Services, 'db' | 'rateLimit' | 'u
   const { ping } = services.rateLimit;
   const { upstreamHealth } = services;
   return {
-    postgresql: {
-      check: async () => {
-        await services.db.raw('select 1');
-      },
-    },
+    postgresql: { check: databaseAnswers(services.db) },
     ...(ping ? { redis: { check: ping, optional: true } } : {}),
     ...(upstreamHealth ? { upstream: { check: () => upstreamHealth.check(), optional: true } } : {}),
+  };
+}
+
+/** PostgreSQL answered a statement of this process within RECENT_ANSWER_MS, or answers `select 1` now. */
+function databaseAnswers(db: Knex): () => Promise<void> {
+  let answeredAt = -Infinity;
+  db.on('query-response', () => {
+    answeredAt = performance.now();
+  });
+  return async () => {
+    if (performance.now() - answeredAt < RECENT_ANSWER_MS) return;
+    await db.raw('select 1');
   };
 }
 

@@ -3,7 +3,7 @@
  * port that accepts and never answers (pg's own connect timeout: `timeout expired`, no
  * code) and a PostgreSQL slower to connect than that timeout, both through a TCP proxy in
  * front of the real database, and a pool whose every connection stays busy (knex's
- * acquisition timeout).
+ * acquisition timeout), which readiness does not take for an outage.
  */
 import { bodyOf } from '../support/json';
 import { clientIp, createAccount, PERSON, type TestAccount } from '../support/factories';
@@ -86,6 +86,9 @@ describe('PostgreSQL out of reach', () => {
     const holders = Array.from({ length: POOL_MAX }, hold);
     try {
       await until(() => busy === POOL_MAX, 30_000);
+      // A busy pool is not PostgreSQL out of reach: it has just answered, and readiness keeps the instance in its Service.
+      const readiness = await fetch(`${server.adminUrl}/readyz`);
+      expect({ status: readiness.status, postgresql: ((await bodyOf(readiness)) as { checks: Record<string, string> }).checks['postgresql'] }).toEqual({ status: 200, postgresql: 'ok' });
       server.services.callers.clear();
       await expectOnly503s(2);
       expect(server.logs()).not.toContain('"kind":"internal"');

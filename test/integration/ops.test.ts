@@ -10,6 +10,7 @@ import { reply, startFakeOpenAi, status, type FakeOpenAi } from '../support/fake
 import { sampleValue } from '../support/prometheus';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { requireEnv, startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 let server: TestServer;
 
@@ -68,9 +69,18 @@ describe('getReadiness', () => {
       expect({ status: before.status, body: await bodyOf(before) }).toEqual({ status: 200, body: { status: 'ok', checks: { postgresql: 'ok', redis: 'ok' } } });
       await proxy.close();
 
-      // No elapsed time asserted (the machine may be busy): each check's 1 s bound is test/unit/app/readiness.test.ts's.
-      const response = await fetch(`${proxied.adminUrl}/readyz`);
-      expect({ status: response.status, body: await bodyOf(response) }).toEqual(want);
+      // No elapsed time asserted (the machine may be busy): each check's 1 s bound is test/unit/app/readiness.test.ts's,
+      // and PostgreSQL's last answer shows it answering for RECENT_ANSWER_MS (src/app/readiness.ts), so the test waits for the change.
+      let seen: unknown;
+      await until(
+        async () => {
+          const response = await fetch(`${proxied.adminUrl}/readyz`);
+          seen = { status: response.status, body: await bodyOf(response) };
+          return response.status === want.status;
+        },
+        { intervalMs: 200, what: () => `readiness ${want.status} (last seen: ${JSON.stringify(seen)})` },
+      );
+      expect(seen).toEqual(want);
       expect((await fetch(`${proxied.adminUrl}/healthz`)).status).toBe(200);
     });
   });
