@@ -3,8 +3,11 @@
  * `name must be a string`, `notes should not be empty`,
  * `name must be shorter than or equal to 200 characters`, `property foo should not exist`
  * (an unknown query parameter too: the operations take none).
- * Several are joined with ", " (openapi/openapi.yaml, the 400 examples). A missing required field
- * fails both of class-validator's constraints: `name should not be empty, name must be a string`.
+ * Several are joined with ", " (openapi/openapi.yaml, the 400 examples), at most
+ * MAX_TEXTS and then "and N more": a body of 32 KiB holds thousands of unknown
+ * properties, and their texts, sent twice in the envelope, made a response of about 240 KB.
+ * A missing required field fails both of class-validator's constraints:
+ * `name should not be empty, name must be a string`.
  */
 
 export interface ValidatorErrorItem {
@@ -14,6 +17,9 @@ export interface ValidatorErrorItem {
   /** On a `required` error: the missing field's declared type (src/http/openapi/required-field-types.ts). */
   expectedType?: string | undefined;
 }
+
+/** The most problems a message names. */
+export const MAX_TEXTS = 10;
 
 /** express-openapi-validator's own text for a query parameter the operation does not define (it has no keyword). */
 const UNKNOWN_QUERY_PARAMETER = /^Unknown query parameter '(.*)'$/s;
@@ -35,7 +41,9 @@ export function validationMessage(errors: readonly ValidatorErrorItem[]): string
   // A value of the wrong type also fails its format (`1.5` is no int64): say it once.
   const mistyped = new Set(errors.filter((e) => keywordOf(e) === 'type').map((e) => e.path));
   const texts = errors.filter((e) => !(keywordOf(e) === 'format' && mistyped.has(e.path))).map(describe);
-  return [...new Set(texts)].join(', ');
+  const distinct = [...new Set(texts)];
+  const named = distinct.slice(0, MAX_TEXTS);
+  return distinct.length > MAX_TEXTS ? [...named, `and ${distinct.length - MAX_TEXTS} more`].join(', ') : named.join(', ');
 }
 
 function keywordOf(error: ValidatorErrorItem): string {

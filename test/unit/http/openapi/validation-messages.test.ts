@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
-import { validationMessage, type ValidatorErrorItem } from '../../../../src/http/openapi/validation-messages';
+import { MAX_TEXTS, validationMessage, type ValidatorErrorItem } from '../../../../src/http/openapi/validation-messages';
 
 const SPEC: OpenAPIV3.DocumentV3 = {
   openapi: '3.0.3',
@@ -121,6 +121,14 @@ describe('validationMessage on items alone', () => {
 
   test('when the same problem comes twice, then it is said once', () => {
     expect(validationMessage([item('/body/name', 'type', 'must be string'), item('/body/name', 'type', 'must be string')])).toBe('name must be a string');
+  });
+
+  test('when there are more problems than MAX_TEXTS, then the first are named and the rest counted', () => {
+    const unknown = Array.from({ length: 4000 }, (_, i) => item(`/body/p${i}`, 'additionalProperties', `must NOT have additional properties`));
+    const message = validationMessage(unknown);
+    expect(message.split(', ')).toHaveLength(MAX_TEXTS + 1);
+    expect(message).toMatch(/, and 3990 more$/);
+    expect(validationMessage(unknown.slice(0, MAX_TEXTS)).split(', ')).toHaveLength(MAX_TEXTS);
   });
 
   test('when a message has no number where one is expected (a reworded Ajv), then the message is passed on rather than a wrong number', () => {
