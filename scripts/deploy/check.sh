@@ -95,6 +95,10 @@ PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSW
 grep -q 'image: localhost/profile-prediction-service:0.1.0-gdeploycheck' "$work/compose-config.yaml" ||
   { cat "$work/compose-config.yaml" >&2; echo "deploy-check: podman-compose did not take PPS_IMAGE" >&2; exit 1; }
 echo "podman-compose 1.6.0 resolves compose.yaml with PPS_IMAGE"
+# Each of the three services resolves with a bounded log (the x-logging anchor, once each).
+[ "$(grep -c '^    logging:' "$work/compose-config.yaml")" = 3 ] && grep -q 'max-size: 10m' "$work/compose-config.yaml" ||
+  { cat "$work/compose-config.yaml" >&2; echo "deploy-check: compose.yaml does not bound every container's log" >&2; exit 1; }
+echo "compose.yaml bounds every container's log (max-size 10m)"
 
 echo "== the licence and SBOM checks that make image runs over the image's SBOM (syft)"
 for expected in "copyleft-package@2.0.0: GPL-3.0-only is not on the allow-list" "network-copyleft-deb@1.0-1 (Debian): AGPL-3.0-only is on the deny-list" \
