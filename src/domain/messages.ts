@@ -3,6 +3,9 @@
  * of openapi/openapi.yaml (or openapi/admin.yaml); those marked "contract" are fixed there word
  * for word by the contract the API was built to.
  */
+/** The most of a client's path a message or a log line quotes: a path may run to Node's 16 KiB header limit. */
+export const QUOTED_PATH_MAX_CHARS = 200;
+
 export const MESSAGES = {
   snapCreated: 'Snap generated successfully', // contract
   commsCreated: 'Communication analysis generated successfully',
@@ -32,7 +35,7 @@ export const MESSAGES = {
   tooManyTokens: (names: string, tokens: number, budget: number) => `${names} are too long for the model together: an estimated ${tokens} tokens, at most ${budget} (a Chinese, Japanese or Korean character counts as 3)`,
   nestedTooDeeply: (maxDepth: number) => `Request body must not be nested deeper than ${maxDepth} levels`,
   payloadTooLarge: (limitBytes: number) => `Request body must not be larger than ${limitBytes} bytes`,
-  routeNotFound: (method: string, path: string) => `Cannot ${method} ${path}`,
+  routeNotFound: (method: string, path: string) => `Cannot ${method} ${path.slice(0, QUOTED_PATH_MAX_CHARS)}`,
   adminApiOff: 'The admin API is off: ADMIN_TOKEN is not set',
-  methodNotAllowed: (method: string, path: string) => `Method ${method} is not allowed on ${path}`,
+  methodNotAllowed: (method: string, path: string) => `Method ${method} is not allowed on ${path.slice(0, QUOTED_PATH_MAX_CHARS)}`,
 } as const;

@@ -94,5 +94,5 @@ export async function createApiApp(config: Config, services: ApiDependencies, lo
 
 /** The 404 of a path the API does not serve, named as the spec validator's 404 names it (error-mapper.ts). */
 function routeNotFound(req: Request, path: string = req.path): AppError {
-  return new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path.slice(0, 200)) });
+  return new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path) });
 }

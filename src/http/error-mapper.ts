@@ -96,14 +96,13 @@ function isZlibError(err: unknown): boolean {
 function fromValidator(err: unknown, req: Request): AppError | undefined {
   if (!err || typeof err !== 'object' || !('status' in err) || typeof err.status !== 'number') return undefined;
   const items = 'errors' in err && Array.isArray(err.errors) ? (err.errors as ValidatorErrorItem[]) : [];
-  const path = req.path.slice(0, 200);
   switch (err.status) {
     case 400:
       return new AppError({ kind: 'invalid_request', message: validationMessage(items) });
     case 404:
-      return new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, path) });
+      return new AppError({ kind: 'not_found', message: MESSAGES.routeNotFound(req.method, req.path) });
     case 405:
-      return new AppError({ kind: 'method_not_allowed', message: MESSAGES.methodNotAllowed(req.method, path) });
+      return new AppError({ kind: 'method_not_allowed', message: MESSAGES.methodNotAllowed(req.method, req.path) });
     case 413:
       return new AppError({ kind: 'payload_too_large', message: MESSAGES.payloadTooLarge(JSON_BODY_LIMIT_BYTES) });
     case 415:

@@ -13,12 +13,10 @@ import { randomUUID } from 'node:crypto';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../support/logger';
+import { QUOTED_PATH_MAX_CHARS } from '../domain/messages';
 import { CLIENT_CLOSED_REQUEST, endedStatus } from './response-status';
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/** The longest path a log line holds, as the 404's message (error-mapper.ts). */
-export const LOGGED_PATH_MAX_CHARS = 200;
 
 interface RequestSummary {
   id: string;
@@ -39,8 +37,8 @@ export function requestSummary(req: Request): RequestSummary {
   return {
     id: req.id,
     method: req.method,
-    path: path.slice(0, LOGGED_PATH_MAX_CHARS),
-    ...(path.length > LOGGED_PATH_MAX_CHARS && { pathLength: path.length }),
+    path: path.slice(0, QUOTED_PATH_MAX_CHARS),
+    ...(path.length > QUOTED_PATH_MAX_CHARS && { pathLength: path.length }),
     remoteAddress: req.socket.remoteAddress,
   };
 }

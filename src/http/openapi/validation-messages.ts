@@ -42,8 +42,8 @@ export function validationMessage(errors: readonly ValidatorErrorItem[]): string
   const mistyped = new Set(errors.filter((e) => keywordOf(e) === 'type').map((e) => e.path));
   const texts = errors.filter((e) => !(keywordOf(e) === 'format' && mistyped.has(e.path))).map(describe);
   const distinct = [...new Set(texts)];
-  const named = distinct.slice(0, MAX_TEXTS);
-  return distinct.length > MAX_TEXTS ? [...named, `and ${distinct.length - MAX_TEXTS} more`].join(', ') : named.join(', ');
+  const more = distinct.length - MAX_TEXTS;
+  return (more > 0 ? [...distinct.slice(0, MAX_TEXTS), `and ${more} more`] : distinct).join(', ');
 }
 
 function keywordOf(error: ValidatorErrorItem): string {

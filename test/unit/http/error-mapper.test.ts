@@ -94,6 +94,12 @@ describe('errorMapper', () => {
     });
   });
 
+  test('when the path is longer than 200 characters, then the 404 and the 405 quote its first 200', () => {
+    const path = `/api/v1/${'a'.repeat(5000)}`;
+    expect(map({ status: 404, errors: [] }, path)).toMatchObject({ body: { message: `Cannot POST ${path.slice(0, 200)}` } });
+    expect(map({ status: 405, errors: [], headers: { Allow: 'POST' } }, path, 'GET')).toMatchObject({ body: { message: `Method GET is not allowed on ${path.slice(0, 200)}` } });
+  });
+
   test('when the domain reports an outage, then it answers 503 "Service temporarily unavailable"', () => {
     const outage = new AppError({ kind: 'unavailable', message: 'Service temporarily unavailable' });
     expect(map(outage)).toMatchObject({ status: 503, body: { message: 'Service temporarily unavailable' } });
