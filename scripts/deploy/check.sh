@@ -82,6 +82,15 @@ for values in default ingress production; do
     node scripts/deploy/check-chart-manifests.mjs "$work/$values-$version.yaml" "${expect[@]}"
   done
 done
+# service.annotations (production values: GKE's backend-config) reach the public Service only.
+node --input-type=module -e '
+  import { readFileSync } from "node:fs";
+  import { parseAllDocuments } from "yaml";
+  const services = parseAllDocuments(readFileSync(process.argv[1], "utf8")).map((d) => d.toJS()).filter((m) => m?.kind === "Service");
+  const annotated = services.filter((s) => s.metadata.annotations?.["cloud.google.com/backend-config"]).map((s) => s.metadata.name);
+  if (annotated.join() !== "pps-profile-prediction-service") { console.error(`deploy-check: service.annotations reached ${annotated.join() || "no Service"}, not the public Service alone`); process.exit(1); }
+  console.log("service.annotations reach the public Service alone");
+' "$work/production-${KUBERNETES_VERSIONS[0]}.yaml"
 
 echo "== compose.yaml against the Compose Specification"
 must_fail "the Compose schema check" "'service_ready' is not one of" validate_compose test/deploy/broken-compose.yaml
