@@ -9,7 +9,7 @@ import { CachedCallerRepository } from '../data/cached-caller-repository';
 import { KnexCallerRepository } from '../data/caller-repository';
 import { KnexCommsRepository } from '../data/comms-repository';
 import { KnexCreditHoldRepository } from '../data/credit-hold-repository';
-import { boundStatements, createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
+import { boundStatements, createDatabase, migrateToLatest, MIGRATION_LOCK_KEY, MIGRATION_LOCK_WAIT_MESSAGE, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
 import { createFailureBudget } from '../data/failure-budget/failure-budget';
 import { KnexIdempotencyRepository } from '../data/idempotency-repository';
 import { KnexPersonalDataRepository } from '../data/personal-data-repository';
@@ -76,7 +76,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const failureBudget = createFailureBudget({ ...config.failureBudget, redis, prefix: config.rateLimitRedisPrefix });
   const redisStarting = redis?.start();
   try {
-    const { unknown } = await migrateToLatest(db);
+    const { unknown } = await migrateToLatest(db, { onWaiting: () => logger.info({ lockKey: MIGRATION_LOCK_KEY }, MIGRATION_LOCK_WAIT_MESSAGE) });
     if (unknown.length > 0) logger.warn({ migrations: unknown }, UNKNOWN_MIGRATIONS_WARNING);
   } catch (err) {
     await redis?.close();

@@ -4,7 +4,7 @@
  * the service; safe to run while instances start (src/data/database.ts, migrateToLatest).
  */
 import { ConfigError, loadConfig } from '../config/config';
-import { createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
+import { createDatabase, migrateToLatest, MIGRATION_LOCK_KEY, MIGRATION_LOCK_WAIT_MESSAGE, UNKNOWN_MIGRATIONS_WARNING } from '../data/database';
 import { createLogger } from '../support/logger';
 import { startupFailureLine } from '../support/startup-failure';
 
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     log: { warn: (message) => logger.warn({ component: 'knex' }, message) },
   });
   try {
-    const { unknown } = await migrateToLatest(db);
+    const { unknown } = await migrateToLatest(db, { onWaiting: () => logger.info({ lockKey: MIGRATION_LOCK_KEY }, MIGRATION_LOCK_WAIT_MESSAGE) });
     if (unknown.length > 0) logger.warn({ migrations: unknown }, UNKNOWN_MIGRATIONS_WARNING);
     logger.info({ database: config.databaseUrl ? 'postgresql' : `pglite (${config.dataDir})` }, 'migrations done');
   } finally {

@@ -75,13 +75,19 @@ export const MIGRATION_LOCK_TIMEOUT = '5s';
  * - A migration waits at most MIGRATION_LOCK_TIMEOUT for a table's lock: one queued
  *   behind a long transaction (a dump, an idle session) would otherwise hold every paid
  *   call's statement on that table behind it.
+ * - A run that finds the lock taken calls `onWaiting` once before it waits (the caller logs
+ *   it): a start held by another run, or by a session that took the lock and hung, says so.
  * - Migrations a newer release applied are not an error (docs/deploy.md, "Upgrade and
  *   rollback": a rollback runs the old code on the new schema): their names are returned,
  *   for the caller to log.
  */
-export async function migrateToLatest(db: Knex): Promise<{ unknown: string[] }> {
+export async function migrateToLatest(db: Knex, options: { onWaiting?: () => void } = {}): Promise<{ unknown: string[] }> {
   return db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+    const tried: { rows?: { locked: boolean }[] } = await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [MIGRATION_LOCK_KEY]);
+    if (tried.rows?.[0]?.locked !== true) {
+      options.onWaiting?.();
+      await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+    }
     await trx.raw(`set local lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`);
     await trx.migrate.latest({ migrationSource, disableMigrationsListValidation: true });
     const known = new Set(await migrationSource.getMigrations([]));
@@ -89,6 +95,9 @@ export async function migrateToLatest(db: Knex): Promise<{ unknown: string[] }> 
     return { unknown: applied.map(({ name }) => name).filter((name) => !known.has(name)) };
   });
 }
+
+/** Logged when a migration run waits for another's advisory lock. */
+export const MIGRATION_LOCK_WAIT_MESSAGE = 'waiting for another migration run to finish (PostgreSQL advisory lock held)';
 
 /** The warning for migrations this release does not know, logged where it ran. */
 export const UNKNOWN_MIGRATIONS_WARNING = 'the database holds migrations this release does not know (a newer release applied them): running on that schema, as a rollback does';

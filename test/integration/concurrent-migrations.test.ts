@@ -4,12 +4,13 @@
  * script) migrates a database as a step of its own. Each test gets a fresh database on
  * the test PostgreSQL. `make integration` builds first.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createScratchDatabase, type ScratchDatabase } from '../../scripts/bench/scratch-database';
-import { createDatabase, migrateToLatest, UNKNOWN_MIGRATIONS_WARNING } from '../../src/data/database';
+import { createDatabase, migrateToLatest, MIGRATION_LOCK_KEY, MIGRATION_LOCK_WAIT_MESSAGE, UNKNOWN_MIGRATIONS_WARNING } from '../../src/data/database';
 import { migrationSource } from '../../src/data/migrations';
 import { PERSON } from '../support/factories';
 import { spawnServer, type SpawnedServer } from '../support/spawned-server';
@@ -142,6 +143,40 @@ describe('migrations', () => {
       await holder.end();
       await db.destroy();
     }
+  });
+
+  test('when another session holds the migration lock, then npm run migrate says it is waiting, waits, and migrates once the lock is free', async () => {
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      const child = spawn(process.execPath, [MIGRATE], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = once(child, 'exit');
+      let stdout = '';
+      const waiting = new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString('utf8');
+          if (stdout.includes(MIGRATION_LOCK_WAIT_MESSAGE)) resolve();
+        });
+      });
+      await waiting;
+      expect(child.exitCode).toBeNull();
+      expect(await appliedMigrations(database.url).catch(() => [])).toEqual([]);
+
+      await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(stdout).toContain('migrations done');
+      expect(await appliedMigrations(database.url)).toEqual(await migrationSource.getMigrations([]));
+    } finally {
+      await holder.end();
+    }
+  });
+
+  test('when npm run migrate finds the lock free, then it does not say it waited', () => {
+    const result = runMigrate(database.url);
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toContain(MIGRATION_LOCK_WAIT_MESSAGE);
   });
 
   test('when DATABASE_URL is not a valid URL, then npm run migrate exits 1 naming the variable', () => {
