@@ -29,6 +29,7 @@ import { instrumentPredictor } from '../metrics/instrumented-predictor';
 import { UpstreamHealth } from '../metrics/upstream-health';
 import { registerRateLimitGauge } from '../metrics/rate-limit-gauge';
 import { createMetrics, type Metrics, type UpstreamSocketCounts } from '../metrics/registry';
+import { withBreaker } from '../upstream/breaker-predictor';
 import { CircuitBreaker } from '../upstream/circuit-breaker';
 import { withFallback } from '../upstream/fallback-predictor';
 import type { UpstreamAgent } from '../upstream/openai/upstream-agent';
@@ -169,8 +170,8 @@ async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAge
 }
 
 /**
- * The embedded predictor, or the OpenAI-compatible primary, composed with the fallback
- * when one is configured. Each is given its part of the time budget as config computed it
+ * The embedded predictor, or the OpenAI-compatible primary behind the circuit breaker: it
+ * skips to the fallback when one is configured, and fails at once without one. Each is given its part of the time budget as config computed it
  * (config/time-budget.ts): the primary its share of each route's call, the fallback as much
  * as the whole, which the fallback's deadline (the whole call's) cuts to what is left.
  * Each is loaded only when it is configured: the embedded default starts without the OpenAI
@@ -207,11 +208,12 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });
-  if (!settings.fallback || !budget.fallback) return upstream(settings.primary, 'primary', budget.primary);
+  const breaker = new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000, onSkip: () => metrics.upstreamSkippedCalls.inc() });
+  if (!settings.fallback || !budget.fallback) return withBreaker(upstream(settings.primary, 'primary', budget.primary), breaker);
   return withFallback({
     primary: upstream(settings.primary, 'primary', budget.primary),
     fallback: upstream(settings.fallback, 'fallback', budget.fallback),
-    breaker: new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000 }),
+    breaker,
     timeoutMs: budget.wholeMs,
   });
 }

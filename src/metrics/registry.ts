@@ -25,6 +25,7 @@ export interface Metrics {
   upstreamCalls: Counter<'operation' | 'upstream'>;
   upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome' | 'source'>;
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
+  upstreamSkippedCalls: Counter;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
   predictionsRepaired: Counter<'rule'>;
   upstreamQueueDuration: Histogram<'upstream'>;
@@ -147,6 +148,11 @@ export function createMetrics(sources: MetricSources): Metrics {
       name: 'upstream_unreported_calls_total',
       help: 'Upstream calls that ended without a usage report (aborted, timed out, connection lost, an HTTP error, or a server that sends no usage), by outcome: each is counted in upstream_tokens_total{source="estimated"} (one never sent: 0 tokens).',
       labelNames: ['operation', 'upstream', 'outcome'] as const,
+      registers: [registry],
+    }),
+    upstreamSkippedCalls: new Counter({
+      name: 'upstream_skipped_calls_total',
+      help: 'Calls that did not try the primary upstream because its circuit breaker was open (OPENAI_BREAKER_FAILURES failures in a row): sent to the fallback, or without one failed at once (the contract 500, uncharged).',
       registers: [registry],
     }),
     upstreamSchemaMismatches: new Counter({

@@ -9,6 +9,8 @@ export interface CircuitBreakerOptions {
   failures: number;
   cooldownMs: number;
   now?: () => number;
+  /** Told of each call that skips the upstream (for its metric). */
+  onSkip?: () => void;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
@@ -34,7 +36,10 @@ export class CircuitBreaker {
   enter(): Entry {
     const state = this.state;
     if (state === 'closed') return 'pass';
-    if (state === 'open' || this.trialInFlight) return 'skip';
+    if (state === 'open' || this.trialInFlight) {
+      this.options.onSkip?.();
+      return 'skip';
+    }
     this.trialInFlight = true;
     return 'trial';
   }

@@ -24,6 +24,9 @@ beforeAll(async () => {
     // reply (at 1 s, an attempt had 0.5 s); the slow replies below take longer than all 4 s.
     OPENAI_TIMEOUT_SECONDS: '4',
     OPENAI_MAX_RETRIES: '1',
+    // One server for every case: the outages scripted one after another would open the
+    // circuit breaker and skip the upstream for the cases after them (upstream-breaker.test.ts).
+    OPENAI_BREAKER_FAILURES: '1000',
     LOG_LEVEL: 'info',
   });
 });

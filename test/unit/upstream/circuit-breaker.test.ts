@@ -82,4 +82,16 @@ describe('CircuitBreaker', () => {
 
     expect([breaker.enter(), breaker.enter()]).toEqual(['trial', 'skip']);
   });
+
+  test('when calls skip the upstream, then onSkip is told of each, and of no call that tried it', () => {
+    let skipped = 0;
+    let now = 0;
+    const breaker = new CircuitBreaker({ failures: 1, cooldownMs: 1000, now: () => now, onSkip: () => (skipped += 1) });
+    expect(breaker.enter()).toBe('pass');
+    breaker.failed();
+    expect([breaker.enter(), breaker.enter()]).toEqual(['skip', 'skip']);
+    now += 1000;
+    expect([breaker.enter(), breaker.enter()]).toEqual(['trial', 'skip']);
+    expect(skipped).toBe(3);
+  });
 });
