@@ -82,14 +82,17 @@ for values in default ingress production; do
     node scripts/deploy/check-chart-manifests.mjs "$work/$values-$version.yaml" "${expect[@]}"
   done
 done
-# service.annotations (production values: GKE's backend-config) reach the public Service only.
+# The production values' service.annotations (GKE's backend-config) reach the public Service
+# only, and autoscaling.metrics (a Pods metric) the HPA, beside its CPU target.
 node --input-type=module -e '
   import { readFileSync } from "node:fs";
   import { parseAllDocuments } from "yaml";
-  const services = parseAllDocuments(readFileSync(process.argv[1], "utf8")).map((d) => d.toJS()).filter((m) => m?.kind === "Service");
-  const annotated = services.filter((s) => s.metadata.annotations?.["cloud.google.com/backend-config"]).map((s) => s.metadata.name);
+  const manifests = parseAllDocuments(readFileSync(process.argv[1], "utf8")).map((d) => d.toJS()).filter(Boolean);
+  const annotated = manifests.filter((m) => m.kind === "Service" && m.metadata.annotations?.["cloud.google.com/backend-config"]).map((s) => s.metadata.name);
   if (annotated.join() !== "pps-profile-prediction-service") { console.error(`deploy-check: service.annotations reached ${annotated.join() || "no Service"}, not the public Service alone`); process.exit(1); }
-  console.log("service.annotations reach the public Service alone");
+  const metrics = manifests.find((m) => m.kind === "HorizontalPodAutoscaler")?.spec.metrics.map((metric) => metric.resource?.name ?? metric.pods?.metric.name);
+  if (metrics?.join() !== "cpu,http_requests_in_flight") { console.error(`deploy-check: the HPA scales on ${metrics?.join() ?? "nothing"}, not CPU and autoscaling.metrics`); process.exit(1); }
+  console.log("service.annotations reach the public Service alone; autoscaling.metrics the HPA beside CPU");
 ' "$work/production-${KUBERNETES_VERSIONS[0]}.yaml"
 
 echo "== compose.yaml against the Compose Specification"
