@@ -17,9 +17,8 @@
  *
  *   node scripts/deploy/check-chart-manifests.mjs MANIFESTS.yaml [--expect Kind]...
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseAllDocuments } from 'yaml';
+import { readManifests } from './manifests.mjs';
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { expect: { type: 'string', multiple: true, default: [] } } });
 const [file] = positionals;
@@ -27,10 +26,7 @@ if (!file) {
   process.stderr.write('usage: check-chart-manifests.mjs MANIFESTS.yaml [--expect Kind]...\n');
   process.exit(2);
 }
-/** @type {any[]} */
-const manifests = parseAllDocuments(readFileSync(file, 'utf8'))
-  .map((document) => document.toJS())
-  .filter((manifest) => manifest && typeof manifest === 'object');
+const manifests = readManifests(file);
 /** @type {string[]} */
 const problems = [];
 const named = (/** @type {any} */ m) => `${m.kind} ${m.metadata?.name}`;

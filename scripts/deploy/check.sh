@@ -3,9 +3,11 @@
 #  1. Helm chart (deploy/helm/profile-prediction-service): its values.schema.json refuses
 #     wrong-typed and unknown values; helm lint --strict, then helm template with the default
 #     values and with ci/production-values.yaml, each piped into kubeconform -strict for two
-#     Kubernetes minor versions (schemas from kubernetes-validate; ServiceMonitor is a CRD
-#     with no schema there, so it alone is skipped) and into check-chart-manifests.mjs (hook
-#     accounts, selectors, checksums, probe timeouts: the rules a schema cannot see).
+#     Kubernetes minor versions (schemas from kubernetes-validate; ServiceMonitor and
+#     PrometheusRule are CRDs with no schema there, so they alone are skipped) and into
+#     check-chart-manifests.mjs (hook accounts, selectors, checksums, probe timeouts: the
+#     rules a schema cannot see); the alerts into check-alert-rules.mjs (PromQL, series the
+#     service exports, its scrape job).
 #  2. compose.yaml against the Compose Specification schema (check-jsonschema).
 #  3. The licence check and the SBOM completeness check (which make image runs over the
 #     image's SBOM) refuse their broken inputs.
@@ -26,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 
 # kubeconform FILE VERSION
 validate_manifests() {
-  "$kubeconform" -strict -summary -kubernetes-version "$2" -skip ServiceMonitor \
+  "$kubeconform" -strict -summary -kubernetes-version "$2" -skip ServiceMonitor,PrometheusRule \
     -schema-location "$schemas/{{ .NormalizedKubernetesVersion }}-local{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json" "$1"
 }
 validate_compose() {
@@ -67,6 +69,11 @@ must_fail "the manifest rules" "Service pps-profile-prediction-service selects t
 must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "nginx.ingress.kubernetes.io/proxy-read-timeout is unset (nginx's 60 s)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the chart's alerts" "prometheusRule.enabled needs serviceMonitor.enabled" render --values test/deploy/values-rule-without-monitor.yaml
+for expected in "NotPromQL: its expression is not valid PromQL" "RenamedMetric: reads http_requests_count, which the service does not export" \
+  "OtherJob: a selector of http_requests_total reads job someone-else" "NoSeverity: needs an alert name, labels.severity"; do
+  must_fail "the alert rules check" "$expected" node scripts/deploy/check-alert-rules.mjs test/deploy/broken-alert-rules.yaml
+done
 "$helm" lint --strict "$chart"
 "$helm" lint --strict "$chart" --values "$chart/ci/production-values.yaml"
 # ingress: the defaults with an Ingress and no annotations, so the chart's own timeouts are checked.
@@ -74,12 +81,13 @@ for values in default ingress production; do
   args=()
   expect=()
   [ "$values" = ingress ] && args=(--values test/deploy/values-ingress.yaml) && expect=(--expect Ingress)
-  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor)
+  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor --expect PrometheusRule)
   for version in "${KUBERNETES_VERSIONS[@]}"; do
     "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"
     echo "-- $values values, Kubernetes $version"
     validate_manifests "$work/$values-$version.yaml" "$version"
     node scripts/deploy/check-chart-manifests.mjs "$work/$values-$version.yaml" "${expect[@]}"
+    if [ "$values" = production ]; then node scripts/deploy/check-alert-rules.mjs "$work/$values-$version.yaml"; fi
   done
 done
 # The production values' service.annotations (GKE's backend-config) reach the public Service
