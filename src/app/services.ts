@@ -208,11 +208,16 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
       onAttempt: (operation) => metrics.upstreamCalls.inc({ operation, upstream: name }),
       onSent: (_operation, queuedMs) => metrics.upstreamQueueDuration.observe({ upstream: name }, queuedMs / 1000),
     });
-  const breaker = new CircuitBreaker({ failures: settings.breakerFailures, cooldownMs: settings.breakerCooldownSeconds * 1000, onSkip: () => metrics.upstreamSkippedCalls.inc() });
-  if (!settings.fallback || !budget.fallback) return withBreaker(upstream(settings.primary, 'primary', budget.primary), breaker);
+  const fallback = settings.fallback && budget.fallback ? { endpoint: settings.fallback, times: budget.fallback } : undefined;
+  const breaker = new CircuitBreaker({
+    failures: settings.breakerFailures,
+    cooldownMs: settings.breakerCooldownSeconds * 1000,
+    onSkip: () => metrics.upstreamSkippedCalls.inc({ then: fallback ? 'fallback' : 'failed' }),
+  });
+  if (!fallback) return withBreaker(upstream(settings.primary, 'primary', budget.primary), breaker);
   return withFallback({
     primary: upstream(settings.primary, 'primary', budget.primary),
-    fallback: upstream(settings.fallback, 'fallback', budget.fallback),
+    fallback: upstream(fallback.endpoint, 'fallback', fallback.times),
     breaker,
     timeoutMs: budget.wholeMs,
   });

@@ -25,7 +25,7 @@ export interface Metrics {
   upstreamCalls: Counter<'operation' | 'upstream'>;
   upstreamTokens: Counter<'operation' | 'model' | 'kind' | 'upstream' | 'outcome' | 'source'>;
   upstreamUnreportedCalls: Counter<'operation' | 'upstream' | 'outcome'>;
-  upstreamSkippedCalls: Counter;
+  upstreamSkippedCalls: Counter<'then'>;
   upstreamSchemaMismatches: Counter<'operation' | 'upstream'>;
   predictionsRepaired: Counter<'rule'>;
   upstreamQueueDuration: Histogram<'upstream'>;
@@ -152,7 +152,8 @@ export function createMetrics(sources: MetricSources): Metrics {
     }),
     upstreamSkippedCalls: new Counter({
       name: 'upstream_skipped_calls_total',
-      help: 'Calls that did not try the primary upstream because its circuit breaker was open (OPENAI_BREAKER_FAILURES failures in a row): sent to the fallback, or without one failed at once (the contract 500, uncharged).',
+      help: 'Calls that did not try the primary upstream because its circuit breaker was open (OPENAI_BREAKER_FAILURES failures in a row), by what they did instead: then "fallback" (sent to the fallback) or "failed" (no fallback: the contract 500 at once, uncharged).',
+      labelNames: ['then'] as const,
       registers: [registry],
     }),
     upstreamSchemaMismatches: new Counter({

@@ -8,7 +8,8 @@
  *
  * Only outages open it: an answer the service could not use (a refusal, unparsable or
  * truncated output) came from an upstream that is up, and ends the run of outages. A call
- * its caller gave up on, or that failed in the service's own code, tells nothing either way. With a fallback, `fallback-predictor.ts`
+ * its caller gave up on counts as an outage when one of its attempts had already failed,
+ * and otherwise, like a call that failed in the service's own code, tells nothing. With a fallback, `fallback-predictor.ts`
  * uses the breaker instead, to skip to the fallback.
  */
 import type { CircuitBreaker } from './circuit-breaker';
@@ -19,27 +20,34 @@ import type { PredictContext, Predictor } from '../domain/ports';
 export const UPSTREAM_SKIPPED = 'the upstream was skipped: it failed its last calls in a row, and its cool-down has not passed';
 
 export function withBreaker(predictor: Predictor, breaker: CircuitBreaker): Predictor {
-  async function call<T>(context: PredictContext, run: () => Promise<T>): Promise<T> {
+  async function call<T>(context: PredictContext, run: (watched: PredictContext) => Promise<T>): Promise<T> {
     const entry = breaker.enter();
     if (entry === 'skip') throw new PredictorError(UPSTREAM_SKIPPED, { outage: true });
+    // An attempt that failed before the caller left was retried, and only outages are
+    // (retry-policy.ts): a hanging upstream still counts when clients give up before the
+    // call's own bound.
+    let failedBeforeLeaving = false;
+    const watched: PredictContext = {
+      ...context,
+      onSpend: (spend) => {
+        if (spend.outcome === 'failure' && context.signal?.aborted !== true) failedBeforeLeaving = true;
+        context.onSpend?.(spend);
+      },
+    };
     try {
-      const result = await run();
+      const result = await run(watched);
       breaker.succeeded();
       return result;
     } catch (error) {
-      if (context.signal?.aborted === true) {
-        if (entry === 'trial') breaker.trialAbandoned();
-      } else if (error instanceof PredictorError) {
-        if (error.outage) breaker.failed();
-        else breaker.succeeded();
-      } else if (entry === 'trial') {
-        breaker.trialAbandoned();
-      }
+      const outage = error instanceof PredictorError && (context.signal?.aborted === true ? failedBeforeLeaving : error.outage);
+      if (outage) breaker.failed(entry);
+      else if (error instanceof PredictorError && context.signal?.aborted !== true) breaker.succeeded();
+      else if (entry === 'trial') breaker.trialAbandoned();
       throw error;
     }
   }
   return {
-    predictSnap: (subject, context) => call(context, () => predictor.predictSnap(subject, context)),
-    analyseComms: (request, context) => call(context, () => predictor.analyseComms(request, context)),
+    predictSnap: (subject, context) => call(context, (watched) => predictor.predictSnap(subject, watched)),
+    analyseComms: (request, context) => call(context, (watched) => predictor.analyseComms(request, watched)),
   };
 }

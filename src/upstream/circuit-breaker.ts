@@ -50,10 +50,15 @@ export class CircuitBreaker {
     this.trialInFlight = false;
   }
 
-  failed(): void {
+  /**
+   * A call that went to the upstream failed (`entry`, what `enter` gave it). The trial's
+   * failure opens the breaker for another cool-down. A call let through before the breaker
+   * opened and failing later neither ends the trial nor pushes the cool-down back.
+   */
+  failed(entry: Exclude<Entry, 'skip'>): void {
     this.consecutiveFailures += 1;
-    if (this.consecutiveFailures >= this.options.failures) this.openUntil = this.now() + this.options.cooldownMs;
-    this.trialInFlight = false;
+    if (entry === 'trial' || this.consecutiveFailures === this.options.failures) this.openUntil = this.now() + this.options.cooldownMs;
+    if (entry === 'trial') this.trialInFlight = false;
   }
 
   /** The trial ended without telling whether the upstream works (its caller gave up). */

@@ -36,7 +36,7 @@ export function withFallback(options: FallbackOptions): Predictor {
             if (entry === 'trial') options.breaker.trialAbandoned();
             throw error;
           }
-          options.breaker.failed();
+          options.breaker.failed(entry);
         }
       }
       return await run(options.fallback, bounded);

@@ -94,6 +94,8 @@ describe('fallback upstream', () => {
       for (let i = 0; i < 4; i++) expect((await snap(server, account.apiKey)).response.status).toBe(201);
       expect(upstreams.primary.requests).toHaveLength(2);
       expect(upstreams.fallback.requests).toHaveLength(4);
+      const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
+      expect(sampleValue(metrics, 'upstream_skipped_calls_total', { then: 'fallback' })).toBe(2);
     }));
 });
 

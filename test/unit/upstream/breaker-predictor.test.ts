@@ -1,5 +1,5 @@
 import { PredictorError } from '../../../src/domain/predictor-error';
-import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, SnapPrediction, SnapSubject } from '../../../src/domain/ports';
+import type { CommsAnalysis, CommsRequest, PredictContext, Predicted, Predictor, SnapPrediction, SnapSubject, UpstreamSpend } from '../../../src/domain/ports';
 import { UPSTREAM_SKIPPED, withBreaker } from '../../../src/upstream/breaker-predictor';
 import { CircuitBreaker } from '../../../src/upstream/circuit-breaker';
 
@@ -10,16 +10,17 @@ const PREDICTED: Predicted<SnapPrediction> = {
 };
 const OUTAGE = () => new PredictorError('upstream answered HTTP 503', { upstreamStatus: 503, outage: true });
 const UNUSABLE = () => new PredictorError('upstream output was not valid JSON');
+const FAILED_ATTEMPT: UpstreamSpend = { operation: 'predictSnap', upstream: 'primary', model: 'm', outcome: 'failure', promptTokens: 800, completionTokens: 0, estimated: true };
 
 /** A predictor port whose next answers the test lists; it counts the calls that reached it. */
 class ListedPredictor implements Predictor {
   calls = 0;
-  next: Array<() => Promise<Predicted<SnapPrediction>>> = [];
-  predictSnap(_subject: SnapSubject, _context: PredictContext): Promise<Predicted<SnapPrediction>> {
+  next: Array<(context: PredictContext) => Promise<Predicted<SnapPrediction>>> = [];
+  predictSnap(_subject: SnapSubject, context: PredictContext): Promise<Predicted<SnapPrediction>> {
     this.calls += 1;
     const answer = this.next.shift();
     if (!answer) throw new Error('no answer listed');
-    return answer();
+    return answer(context);
   }
   analyseComms(_request: CommsRequest, _context: PredictContext): Promise<Predicted<CommsAnalysis>> {
     return Promise.reject(new Error('not used'));
@@ -107,6 +108,37 @@ describe('withBreaker (the primary without a fallback)', () => {
     await expect(snap()).rejects.toMatchObject({ message: UPSTREAM_SKIPPED });
     answer(PREDICTED);
     await expect(trial).resolves.toBe(PREDICTED);
+    expect(upstream.calls).toBe(3);
+  });
+
+  /** The caller leaves while the call is out; `attemptFailed`: one of its attempts had failed before. */
+  const leaving = (gone: AbortController, attemptFailed: boolean) => (context: PredictContext) => {
+    if (attemptFailed) context.onSpend?.(FAILED_ATTEMPT);
+    gone.abort();
+    context.onSpend?.({ ...FAILED_ATTEMPT, promptTokens: 0 });
+    return Promise.reject(new PredictorError('upstream call was aborted by the caller'));
+  };
+
+  test('when callers left after an attempt of their call had failed, then each counts as an outage: a hanging upstream whose clients give up first', async () => {
+    const spends: UpstreamSpend[] = [];
+    for (let i = 0; i < 2; i++) {
+      const gone = new AbortController();
+      upstream.next.push(leaving(gone, true));
+      await expect(predictor.predictSnap(SUBJECT, { requestId: 'req-1', signal: gone.signal, onSpend: (spend) => spends.push(spend) })).rejects.toThrow('aborted');
+    }
+    await expect(snap()).rejects.toMatchObject({ message: UPSTREAM_SKIPPED });
+    expect(upstream.calls).toBe(2);
+    expect(spends).toHaveLength(4); // the caller is still told of every attempt
+  });
+
+  test('when callers left before any attempt failed, then nothing is counted', async () => {
+    for (let i = 0; i < 2; i++) {
+      const gone = new AbortController();
+      upstream.next.push(leaving(gone, false));
+      await expect(snap(gone.signal)).rejects.toThrow('aborted');
+    }
+    upstream.succeed();
+    await expect(snap()).resolves.toBe(PREDICTED);
     expect(upstream.calls).toBe(3);
   });
 });
