@@ -36,7 +36,8 @@ import { answeredEstimate, estimatedPromptTokens, newTally, talliedUsage, type A
 import { answerText, readCompletionJson, reportedUsage } from './read-completion';
 import { readStream } from './stream-completion';
 import type { JsonObject } from './read-json-values';
-import { decideRetry } from './retry-policy';
+import { decideRetry, mayPass } from './retry-policy';
+import { RetryThrottle } from './retry-throttle';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
 import { SNAP_SCHEMA, SNAP_SCHEMA_NAME } from './snap-schema';
 import { answerScale, withLengthBounds } from './schema-length-bounds';
@@ -104,6 +105,8 @@ export class OpenAiPredictor implements Predictor {
   private readonly clients: Record<Operation, OpenAI>;
   private readonly budgets: Record<Operation, UpstreamBudget>;
   private readonly agent: UpstreamAgent;
+  /** This upstream's retries across every call of the process. */
+  private readonly retryThrottle = new RetryThrottle();
   private readonly options: Required<Pick<OpenAiPredictorOptions, 'upstream' | 'maxOutputTokens' | 'maxTokensParameter'>> & OpenAiPredictorOptions;
 
   constructor(options: OpenAiPredictorOptions) {
@@ -210,17 +213,22 @@ export class OpenAiPredictor implements Predictor {
       const tally = newTally();
       attempts.push(tally);
       try {
-        return { response: await this.attempt(completion, deadline, tally), answered: tally };
+        const response = await this.attempt(completion, deadline, tally);
+        this.retryThrottle.answered();
+        return { response, answered: tally };
       } catch (error) {
         if (deadline.signal.aborted) throw error;
+        const failure = attemptFailure(error);
+        if (mayPass(failure)) this.retryThrottle.failed();
         const decision = decideRetry({
-          failure: attemptFailure(error),
+          failure,
           attempts: attempts.length,
           maxRetries,
           observedMs: Date.now() - started,
           remainingMs: deadline.remainingMs(),
           hasFallback,
           random,
+          throttled: !this.retryThrottle.allowsRetry,
         });
         if (!decision.retry) throw error;
         await sleep(decision.waitMs, undefined, { signal: deadline.signal });

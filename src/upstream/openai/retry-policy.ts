@@ -10,7 +10,8 @@
  *   one just observed (a server that took 16 s will take about as long again);
  * - after an attempt timeout, not at all when a fallback upstream is configured: a
  *   server too slow for one attempt is usually still busy with it, and the fallback
- *   gets the time instead.
+ *   gets the time instead;
+ * - not while the upstream's retries are throttled across the process (retry-throttle.ts).
  */
 
 /** How an attempt failed, as far as the policy needs to know. */
@@ -34,6 +35,8 @@ export interface RetryContext {
   hasFallback: boolean;
   /** In [0, 1); Math.random unless a test fixes it. */
   random?: () => number;
+  /** The upstream's retries are throttled across the process (retry-throttle.ts). */
+  throttled?: boolean;
 }
 
 export type RetryDecision = { retry: true; waitMs: number } | { retry: false; reason: string };
@@ -44,6 +47,13 @@ export const BACKOFF_MAX_MS = 8_000;
 
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
 
+/** Whether a retry could get past this failure at all (the rules below add when and whether it is worth it). */
+export function mayPass(failure: AttemptFailure): boolean {
+  if (failure.kind === 'final') return false;
+  if (failure.kind !== 'status') return true;
+  return !failure.quotaExhausted && (RETRYABLE_STATUSES.has(failure.status) || failure.status >= 500);
+}
+
 export function decideRetry(context: RetryContext): RetryDecision {
   const { failure, attempts, maxRetries, observedMs, remainingMs, hasFallback } = context;
   if (attempts > maxRetries) return { retry: false, reason: 'no retries left' };
@@ -51,8 +61,9 @@ export function decideRetry(context: RetryContext): RetryDecision {
   if (failure.kind === 'timeout' && hasFallback) return { retry: false, reason: 'the attempt timed out: the fallback gets the time left' };
   if (failure.kind === 'status') {
     if (failure.quotaExhausted) return { retry: false, reason: 'the quota is exhausted' };
-    if (!RETRYABLE_STATUSES.has(failure.status) && failure.status < 500) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
+    if (!mayPass(failure)) return { retry: false, reason: `HTTP ${failure.status} is not retried` };
   }
+  if (context.throttled === true) return { retry: false, reason: "the upstream's retries are throttled: too many of its attempts failed lately (retry-throttle.ts)" };
   const asked = failure.kind === 'status' ? failure.retryAfterMs : null;
   const waitMs = asked !== null ? Math.max(0, asked) : backoffMs(attempts, context.random ?? Math.random);
   if (waitMs + observedMs > remainingMs) {

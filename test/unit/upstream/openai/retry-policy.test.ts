@@ -1,4 +1,5 @@
-import { backoffMs, decideRetry, retryAfterMs, type AttemptFailure, type RetryContext } from '../../../../src/upstream/openai/retry-policy';
+import { backoffMs, decideRetry, mayPass, retryAfterMs, type AttemptFailure, type RetryContext } from '../../../../src/upstream/openai/retry-policy';
+import { RETRY_TOKENS, RetryThrottle, TOKENS_PER_ANSWER } from '../../../../src/upstream/openai/retry-throttle';
 
 const status = (code: number, extra: Partial<Extract<AttemptFailure, { kind: 'status' }>> = {}): AttemptFailure => ({
   kind: 'status',
@@ -38,12 +39,52 @@ describe('decideRetry', () => {
     ['the time left cannot hold another attempt as long as the last', { observedMs: 16_000, remainingMs: 16_500 }, { retry: false }],
     ['the time left holds the wait and another attempt as long as the last', { observedMs: 16_000, remainingMs: 17_000 }, { retry: true, waitMs: 1000 }],
     ['the Retry-After outlasts the time left', { failure: status(503, { retryAfterMs: 30_000 }), remainingMs: 20_000 }, { retry: false }],
+    ["the upstream's retries are throttled across the process", { throttled: true }, { retry: false }],
   ])('when %s', (_, overrides, want) => {
     const decision = decideRetry(given(overrides));
 
     expect(decision.retry).toBe(want.retry);
     if (decision.retry) expect(decision.waitMs).toBe(want.waitMs);
     else expect(decision.reason).toEqual(expect.any(String));
+  });
+});
+
+describe('mayPass', () => {
+  test.each<[string, AttemptFailure, boolean]>([
+    ['a timeout', { kind: 'timeout' }, true],
+    ['a lost connection', { kind: 'connection' }, true],
+    ['a 503', status(503), true],
+    ['a 429', status(429), true],
+    ['a 429 insufficient_quota', status(429, { quotaExhausted: true }), false],
+    ['a 400', status(400), false],
+    ['an unreadable answer', { kind: 'final' }, false],
+  ])('when the attempt failed with %s, then a retry could pass: %s', (_, failure, want) => {
+    expect(mayPass(failure)).toBe(want);
+  });
+});
+
+describe('RetryThrottle (gRFC A6)', () => {
+  test('when half the tokens or more are taken by failures, then retries stop; answers bring them back a tenth at a time', () => {
+    const throttle = new RetryThrottle();
+    const failuresAllowed = RETRY_TOKENS / 2 - 1;
+    for (let i = 0; i < failuresAllowed; i++) throttle.failed();
+    expect(throttle.allowsRetry).toBe(true);
+    throttle.failed();
+    expect(throttle.allowsRetry).toBe(false);
+    for (let i = 0; i < Math.round(1 / TOKENS_PER_ANSWER); i++) throttle.answered();
+    expect(throttle.allowsRetry).toBe(true);
+  });
+
+  test('when failures are few among answers, then retries stay allowed, and answers never bank more than the bucket', () => {
+    const throttle = new RetryThrottle();
+    for (let i = 0; i < 1000; i++) throttle.answered();
+    for (let round = 0; round < 20; round++) {
+      throttle.failed();
+      for (let i = 0; i < 20; i++) throttle.answered();
+      expect(throttle.allowsRetry).toBe(true);
+    }
+    for (let i = 0; i < RETRY_TOKENS / 2; i++) throttle.failed();
+    expect(throttle.allowsRetry).toBe(false);
   });
 });
 
