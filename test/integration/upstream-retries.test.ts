@@ -98,18 +98,27 @@ describe('retries', () => {
       // Ten tokens, one taken by each failed attempt, retries only above five: the first two
       // calls are retried (10 → 8 → 6), the next four are not (6 → 5, then no retry).
       upstreams.primary.always(status(503, undefined, { headers: { 'retry-after-ms': '0' } }));
-      const account = await createAccount(server, 60);
+      const account = await createAccount(server, 80);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status);
       expect(statuses).toEqual([500, 500, 500, 500, 500, 500]);
       expect(upstreams.primary.requests).toHaveLength(2 + 2 + 1 + 1 + 1 + 1);
 
-      // Two tokens are left; each answer gives back a tenth of one: after 45, a failure (6.5 → 5.5) is retried again.
-      upstreams.primary.always(reply(PREDICTION));
-      for (let i = 0; i < 45; i++) expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
-      upstreams.primary.script(status(503, undefined, { headers: { 'retry-after-ms': '0' } }));
-      const before = upstreams.primary.requests.length;
-      expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
-      expect(upstreams.primary.requests.length - before).toBe(2);
+      // Two tokens are left, and each answer gives back a tenth of one: after 40 answers a
+      // failure is not retried (6 → 5, not above half); after 11 more it is (6.1 → 5.1).
+      const answers = async (count: number) => {
+        upstreams.primary.always(reply(PREDICTION));
+        for (let i = 0; i < count; i++) expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
+      };
+      const requestsOfAFailure = async () => {
+        upstreams.primary.script(status(503, undefined, { headers: { 'retry-after-ms': '0' } }));
+        const before = upstreams.primary.requests.length;
+        await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+        return upstreams.primary.requests.length - before;
+      };
+      await answers(40);
+      expect(await requestsOfAFailure()).toBe(1);
+      await answers(11);
+      expect(await requestsOfAFailure()).toBe(2);
     }));
 });

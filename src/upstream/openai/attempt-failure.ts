@@ -19,7 +19,7 @@ export function attemptFailure(error: unknown): AttemptFailure {
   if (error instanceof APIUserAbortError) return { kind: 'final' };
   if (error instanceof APIConnectionError) return { kind: 'connection' };
   if (error instanceof APIError && typeof error.status === 'number') {
-    if (error.headers?.get('x-should-retry') === 'false') return { kind: 'final' };
+    if (error.headers?.get('x-should-retry') === 'false') return { kind: 'final', pushedBack: true };
     return {
       kind: 'status',
       status: error.status,

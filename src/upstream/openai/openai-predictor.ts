@@ -36,7 +36,7 @@ import { answeredEstimate, estimatedPromptTokens, newTally, talliedUsage, type A
 import { answerText, readCompletionJson, reportedUsage } from './read-completion';
 import { readStream } from './stream-completion';
 import type { JsonObject } from './read-json-values';
-import { decideRetry, mayPass } from './retry-policy';
+import { decideRetry } from './retry-policy';
 import { RetryThrottle } from './retry-throttle';
 import { buildSnapPrompt, SNAP_PROMPT_VERSION } from './snap-prompt';
 import { SNAP_SCHEMA, SNAP_SCHEMA_NAME } from './snap-schema';
@@ -219,7 +219,7 @@ export class OpenAiPredictor implements Predictor {
       } catch (error) {
         if (deadline.signal.aborted) throw error;
         const failure = attemptFailure(error);
-        if (mayPass(failure)) this.retryThrottle.failed();
+        this.retryThrottle.failed(failure);
         const decision = decideRetry({
           failure,
           attempts: attempts.length,

@@ -19,8 +19,8 @@ export type AttemptFailure =
   | { kind: 'timeout' }
   | { kind: 'connection' }
   | { kind: 'status'; status: number; retryAfterMs: number | null; quotaExhausted: boolean }
-  /** Retrying cannot help (an oversized or unreadable answer, a programming error). */
-  | { kind: 'final' };
+  /** Retrying cannot help (an oversized or unreadable answer, a programming error, or the server said not to: `pushedBack`). */
+  | { kind: 'final'; pushedBack?: boolean };
 
 export interface RetryContext {
   failure: AttemptFailure;

@@ -67,9 +67,9 @@ describe('RetryThrottle (gRFC A6)', () => {
   test('when half the tokens or more are taken by failures, then retries stop; answers bring them back a tenth at a time', () => {
     const throttle = new RetryThrottle();
     const failuresAllowed = RETRY_TOKENS / 2 - 1;
-    for (let i = 0; i < failuresAllowed; i++) throttle.failed();
+    for (let i = 0; i < failuresAllowed; i++) throttle.failed({ kind: 'connection' });
     expect(throttle.allowsRetry).toBe(true);
-    throttle.failed();
+    throttle.failed(status(503));
     expect(throttle.allowsRetry).toBe(false);
     for (let i = 0; i < Math.round(1 / TOKENS_PER_ANSWER); i++) throttle.answered();
     expect(throttle.allowsRetry).toBe(true);
@@ -79,12 +79,31 @@ describe('RetryThrottle (gRFC A6)', () => {
     const throttle = new RetryThrottle();
     for (let i = 0; i < 1000; i++) throttle.answered();
     for (let round = 0; round < 20; round++) {
-      throttle.failed();
+      throttle.failed({ kind: 'timeout' });
       for (let i = 0; i < 20; i++) throttle.answered();
       expect(throttle.allowsRetry).toBe(true);
     }
-    for (let i = 0; i < RETRY_TOKENS / 2; i++) throttle.failed();
+    for (let i = 0; i < RETRY_TOKENS / 2; i++) throttle.failed(status(429));
     expect(throttle.allowsRetry).toBe(false);
+  });
+
+  test('when attempts fail in ways no retry could pass, then no token is taken; a server pushing back takes one (gRFC A6)', () => {
+    const throttle = new RetryThrottle();
+    for (let i = 0; i < 100; i++) [status(400), status(429, { quotaExhausted: true }), { kind: 'final' } as const].forEach((failure) => throttle.failed(failure));
+    expect(throttle.allowsRetry).toBe(true);
+    for (let i = 0; i < RETRY_TOKENS / 2; i++) throttle.failed({ kind: 'final', pushedBack: true });
+    expect(throttle.allowsRetry).toBe(false);
+  });
+
+  test('when 40 answers follow a full outage down to 2 tokens, then a failure is not retried (6 - 1 is not above 5); after 41 it is, exactly', () => {
+    const throttle = new RetryThrottle();
+    for (let i = 0; i < RETRY_TOKENS - 2; i++) throttle.failed({ kind: 'connection' });
+    for (let i = 0; i < 40; i++) throttle.answered();
+    throttle.failed({ kind: 'connection' });
+    expect(throttle.allowsRetry).toBe(false);
+    for (let i = 0; i < 11; i++) throttle.answered();
+    throttle.failed({ kind: 'connection' });
+    expect(throttle.allowsRetry).toBe(true);
   });
 });
 

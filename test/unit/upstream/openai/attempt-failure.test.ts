@@ -1,0 +1,14 @@
+import { APIError } from 'openai';
+import { attemptFailure } from '../../../../src/upstream/openai/attempt-failure';
+
+describe('attemptFailure', () => {
+  test('when the server says x-should-retry: false, then the failure is final and marked as its pushback (which the retry throttle counts)', () => {
+    const error = APIError.generate(503, undefined, 'down', new Headers({ 'x-should-retry': 'false' }));
+    expect(attemptFailure(error)).toEqual({ kind: 'final', pushedBack: true });
+  });
+
+  test('when a 503 comes without that hint, then it is a status a retry may pass', () => {
+    const error = APIError.generate(503, undefined, 'down', new Headers({ 'retry-after-ms': '250' }));
+    expect(attemptFailure(error)).toEqual({ kind: 'status', status: 503, retryAfterMs: 250, quotaExhausted: false });
+  });
+});
