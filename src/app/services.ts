@@ -171,8 +171,8 @@ async function createUpstreamAgents(settings: OpenAiConfig): Promise<UpstreamAge
 
 /**
  * The embedded predictor, or the OpenAI-compatible primary behind the circuit breaker: it
- * skips to the fallback when one is configured, and fails at once without one. Each is given its part of the time budget as config computed it
- * (config/time-budget.ts): the primary its share of each route's call, the fallback as much
+ * skips to the fallback when one is configured, and fails at once without one. Each is
+ * given its part of the time budget as config computed it (config/time-budget.ts): the primary its share of each route's call, the fallback as much
  * as the whole, which the fallback's deadline (the whole call's) cuts to what is left.
  * Each is loaded only when it is configured: the embedded default starts without the OpenAI
  * client, and an upstream without the embedded comms analysis (a model's snap still loads
@@ -214,9 +214,10 @@ async function createPredictor(config: Config, metrics: Metrics, upstreams: Upst
     cooldownMs: settings.breakerCooldownSeconds * 1000,
     onSkip: () => metrics.upstreamSkippedCalls.inc({ then: fallback ? 'fallback' : 'failed' }),
   });
-  if (!fallback) return withBreaker(upstream(settings.primary, 'primary', budget.primary), breaker);
+  const primary = upstream(settings.primary, 'primary', budget.primary);
+  if (!fallback) return withBreaker(primary, breaker);
   return withFallback({
-    primary: upstream(settings.primary, 'primary', budget.primary),
+    primary,
     fallback: upstream(fallback.endpoint, 'fallback', fallback.times),
     breaker,
     timeoutMs: budget.wholeMs,
