@@ -8,6 +8,9 @@
  * properties, and their texts, sent twice in the envelope, made a response of about 240 KB.
  * A missing required field fails both of class-validator's constraints:
  * `name should not be empty, name must be a string`.
+ * A name the client made up (an unknown property or query parameter) is quoted up to
+ * QUOTED_NAME_MAX_CHARS: a key may run to the body's 32 KiB, and the spec's `Message`
+ * holds at most 2,000 characters.
  */
 
 export interface ValidatorErrorItem {
@@ -20,6 +23,9 @@ export interface ValidatorErrorItem {
 
 /** The most problems a message names. */
 export const MAX_TEXTS = 10;
+
+/** The most of a client's property or parameter name a text quotes (then "…"). */
+export const QUOTED_NAME_MAX_CHARS = 100;
 
 /** express-openapi-validator's own text for a query parameter the operation does not define (it has no keyword). */
 const UNKNOWN_QUERY_PARAMETER = /^Unknown query parameter '(.*)'$/s;
@@ -52,8 +58,8 @@ function keywordOf(error: ValidatorErrorItem): string {
 
 function describe(error: ValidatorErrorItem): string {
   const unknownQueryParameter = UNKNOWN_QUERY_PARAMETER.exec(error.message)?.[1];
-  if (unknownQueryParameter !== undefined) return `property ${unknownQueryParameter} should not exist`;
-  const field = fieldName(error.path);
+  if (unknownQueryParameter !== undefined) return `property ${quoted(unknownQueryParameter)} should not exist`;
+  const field = quoted(fieldName(error.path));
   return inClassValidatorWords(keywordOf(error), field, error) ?? `${field} ${error.message.replace(/^'[^']*' /, '')}`;
 }
 
@@ -109,4 +115,8 @@ function fieldName(path: string): string {
   const [, location = '', ...rest] = path.split('/');
   if (rest.length === 0) return location === 'body' ? 'request body' : location || 'request';
   return rest.join('.');
+}
+
+function quoted(name: string): string {
+  return name.length > QUOTED_NAME_MAX_CHARS ? `${name.slice(0, QUOTED_NAME_MAX_CHARS)}…` : name;
 }

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types';
-import { MAX_TEXTS, validationMessage, type ValidatorErrorItem } from '../../../../src/http/openapi/validation-messages';
+import { MAX_TEXTS, QUOTED_NAME_MAX_CHARS, validationMessage, type ValidatorErrorItem } from '../../../../src/http/openapi/validation-messages';
 
 const SPEC: OpenAPIV3.DocumentV3 = {
   openapi: '3.0.3',
@@ -103,6 +103,16 @@ describe('validationMessage on the validator\'s own errors', () => {
 
   test('when a query parameter the operation does not define is sent (the validator names no keyword), then it is an unknown property', async () => {
     expect(await textFor({ name: 'a' }, {}, '?page=2')).toBe('property page should not exist');
+  });
+
+  test('when unknown names run long, then each is quoted cut and the text stays within the spec\'s Message (2,000 characters)', async () => {
+    const long = (i: number) => `${i}${'x'.repeat(3000)}`;
+    const body = Object.fromEntries([['name', 'a'], ...Array.from({ length: MAX_TEXTS + 2 }, (_, i) => [long(i), 1])]);
+    const text = await textFor(body);
+    expect(text.length).toBeLessThanOrEqual(2000);
+    expect(text).toContain(`property ${long(0).slice(0, QUOTED_NAME_MAX_CHARS)}… should not exist`);
+    expect(text).toMatch(/, and \d+ more$/);
+    expect(await textFor({ name: 'a' }, {}, `?${long(99)}=1`)).toBe(`property ${long(99).slice(0, QUOTED_NAME_MAX_CHARS)}… should not exist`);
   });
 
   test('when a required property is missing, then it is reported as empty (the type is added by required-field-types.ts)', async () => {
