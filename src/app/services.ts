@@ -16,7 +16,7 @@ import { KnexPersonalDataRepository } from '../data/personal-data-repository';
 import { KnexSnapRepository } from '../data/snap-repository';
 import { ChargingStatements } from '../data/store-charged';
 import { Sweeper } from '../data/sweeper';
-import { isDatabaseUnavailable } from '../data/unavailable';
+import { isDatabaseOutage } from '../data/unavailable';
 import { assertOutputBoundsFit } from '../upstream/openai/output-bound-fit';
 import type { CommsRepository, CreditsRepository, FailureBudget, PersonalDataRepository, SnapRepository } from '../domain/ports';
 import { createRateLimitStore, type RateLimitStore } from '../data/rate-limit/rate-limit-store';
@@ -128,7 +128,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     // The failure budget, its refusals and failures counted.
     failureBudget: countFailureBudget(failureBudget, metrics),
     // The repositories let database errors through as the driver threw them; the error mapper asks this which are outages (503).
-    isOutage: isDatabaseUnavailable,
+    isOutage: isDatabaseOutage,
     rateLimit,
     accountRateLimit,
     metrics,

@@ -1,7 +1,7 @@
 /**
- * Faults caused for real: PostgreSQL and Redis stopped under a running service, SIGTERM
- * with requests in flight, SIGKILL in the middle of requests. Nothing is lost, nothing
- * is charged twice, and service resumes without a restart.
+ * Faults caused for real: PostgreSQL and Redis stopped under a running service, PostgreSQL
+ * refusing writes, SIGTERM with requests in flight, SIGKILL in the middle of requests.
+ * Nothing is lost, nothing is charged twice, and service resumes without a restart.
  */
 import { knex } from 'knex';
 import { bodyOf } from '../support/json';
@@ -54,6 +54,35 @@ describe('PostgreSQL stopped', () => {
     });
     expect(await balanceOf(server, account.accountId)).toBe(4);
   }, 120_000);
+});
+
+describe('PostgreSQL up but refusing writes', () => {
+  let server: TestServer;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    // One pooled connection, so that the session setting below is every statement's.
+    server = await startTestServer({ DATABASE_POOL_MAX: '1' });
+    account = await createAccount(server, 5);
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test('when every write is refused as read-only (a standby after a failover, SQLSTATE 25006), then it answers 503, charges nothing, and serves again once writes are taken', async () => {
+    const { db } = server.services;
+    await db.raw('SET default_transaction_read_only = on');
+    try {
+      const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey });
+      expect(response.status).toBe(503);
+      expect(await bodyOf(response)).toMatchObject({ message: 'Service temporarily unavailable', statusCode: 503 });
+    } finally {
+      await db.raw('SET default_transaction_read_only = off');
+    }
+    expect((await server.post('/api/v1/snap', PERSON, { 'x-api-key': account.apiKey })).status).toBe(201);
+    expect(await balanceOf(server, account.accountId)).toBe(4);
+  });
 });
 
 describe('Redis stopped', () => {
