@@ -24,6 +24,9 @@ export interface RateLimitOptions {
   onLimited?: () => void;
 }
 
+/** The IPv6 prefix counted as one client IP. */
+export const IPV6_CLIENT_PREFIX = 64;
+
 export function rateLimitByIp(options: RateLimitOptions): RequestHandler[] {
   const limiter = rateLimit({
     windowMs: options.windowSeconds * 1000,
@@ -31,6 +34,9 @@ export function rateLimitByIp(options: RateLimitOptions): RequestHandler[] {
     store: options.store,
     standardHeaders: 'draft-8',
     identifier: 'ip',
+    // An IPv6 client is its /64: one host's addresses (privacy addresses rotate within it),
+    // as one IPv4 address is (openapi/openapi.yaml, "Rate limit"); not the library's default /56.
+    ipv6Subnet: IPV6_CLIENT_PREFIX,
     legacyHeaders: false,
     // The app's "trust proxy" setting decides req.ip; the library's own check of it
     // warns about deliberate configurations, so it is off.

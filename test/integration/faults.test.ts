@@ -125,7 +125,7 @@ describe('Redis stopped', () => {
     } finally {
       await controlService('redis-start');
     }
-    // An IPv4 address: express-rate-limit keys IPv6 clients by their /56, not the address.
+    // An IPv4 address: the Redis key of an IPv6 client is its /64, not the address.
     const ip = `203.0.113.${Date.now() % 250}`;
     // The event: this client's counter appears in Redis (the store attaches again in the background).
     await until(

@@ -104,6 +104,15 @@ describe('rate limit', () => {
     expect(rateLimitHeaders(other).remaining).toBe('119');
   });
 
+  test('when two IPv6 addresses of one /64 call, then they share a limit; of two /64s of one /56, each has its own', async () => {
+    const prefix = clientIp().replace(/00::1$/, '');
+    await postAs(`${prefix}00::1`, server, null);
+    const sameHost = await postAs(`${prefix}00:0:1:2:3`, server, null);
+    expect(rateLimitHeaders(sameHost).remaining).toBe('118');
+    const neighbour = await postAs(`${prefix}01::1`, server, null);
+    expect(rateLimitHeaders(neighbour).remaining).toBe('119');
+  });
+
   test('when two instances share one Redis, then they share one limit', async () => {
     const second = await startTestServer({ RATE_LIMIT_MAX: '120', RATE_LIMIT_WINDOW_SECONDS: '60' });
     try {

@@ -45,7 +45,8 @@ async function rowCountOf(server: TestServer, table: 'snaps' | 'comms_analyses',
 }
 
 /**
- * A client address of its own (IPv6 documentation range, a /56 of its own), sent as
+ * A client address of its own (IPv6 documentation range, a /56 of its own: its /64s are
+ * `${prefix}00::` to `${prefix}ff::`), sent as
  * X-Forwarded-For: the test server trusts loopback, so it keys the rate limit on it.
  */
 export function clientIp(): string {
