@@ -30,8 +30,9 @@ export type SnapResult = {
 };
 
 export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  const anonymous = withoutName(subject);
   // Before anything is held: the texts the model is sent fit its token budget (text-tokens.ts).
-  assertWithinTokens([subject.notes, subject.ageRange, subject.jobType], SNAP_TEXT_TOKENS, 'notes, ageRange and jobType');
+  assertWithinTokens([anonymous.notes, anonymous.ageRange, anonymous.jobType], SNAP_TEXT_TOKENS, 'notes, ageRange and jobType');
   return paidCall(deps, {
     operation: 'createSnap',
     caller,
@@ -40,7 +41,7 @@ export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: 
     failureMessage: MESSAGES.snapGenerationFailed,
     // The subject is the request itself: nothing to read before the hold.
     load: async () => subject,
-    predict: (predictor, person, predictContext) => predictor.predictSnap(withoutName(person), predictContext),
+    predict: (predictor, _subject, predictContext) => predictor.predictSnap(anonymous, predictContext),
     judge: ({ result, provenance }) => {
       // The model's own secondary, before the taxonomy drops one that repeats the primary: a Visionary secondary is refused even then.
       refuseRestrictedSecondary(result);

@@ -1,11 +1,13 @@
 /**
  * Predictions are name-blind (docs/decisions.md): a name is no
  * evidence about behaviour, only a proxy for gender and origin, so no predictor is ever
- * given it. A predictor gets the subject without its name and writes its texts about
- * SUBJECT_REFERENCE; the use case puts the name in afterwards, so the texts stored and
- * returned read as if written with it. Excerpts of a draft and its rewrite are the
- * caller's own text and stay as written. A name is longer than the reference (up to 200
- * characters), so the named texts are held to the spec's limits again (bounded-output.ts).
+ * given it. A predictor gets the subject without its name, and notes that name the
+ * person with the name replaced by SUBJECT_REFERENCE ("Ada checks every figure" → "the
+ * person checks every figure"); it writes its texts about SUBJECT_REFERENCE, and the use
+ * case puts the name in afterwards, so the texts stored and returned read as if written
+ * with it. Excerpts of a draft and its rewrite are the caller's own text and stay as
+ * written. A name is longer than the reference (up to 200 characters), so the named
+ * texts are held to the spec's limits again (bounded-output.ts).
  */
 import { boundCommsAnalysis, boundSnapPrediction } from './bounded-output';
 import type { AnonymousSubject, CommsAnalysis, DraftAnalysis, SnapPrediction, SnapSubject } from './ports';
@@ -18,9 +20,30 @@ const BLANK_NAME = 'This person';
 
 const REFERENCE = new RegExp(`\\b[${SUBJECT_REFERENCE.charAt(0)}${SUBJECT_REFERENCE.charAt(0).toUpperCase()}]${SUBJECT_REFERENCE.slice(1)}\\b`, 'gu');
 
-/** The subject as a predictor may see it: notes, job type and age range, never the name. */
-export function withoutName({ notes, ageRange, jobType }: SnapSubject): AnonymousSubject {
-  return { notes, ...(ageRange !== undefined && { ageRange }), ...(jobType !== undefined && { jobType }) };
+/** The subject as a predictor may see it: notes (the name taken out), job type and age range, never the name. */
+export function withoutName({ name, notes, ageRange, jobType }: SnapSubject): AnonymousSubject {
+  return { notes: notesWithoutName(notes, name), ...(ageRange !== undefined && { ageRange }), ...(jobType !== undefined && { jobType }) };
+}
+
+/**
+ * The notes with SUBJECT_REFERENCE where they write the whole name, or a part of it (of two
+ * letters or more) capitalised, as a word of its own: "Ada", "Lovelace's", "Al-Farsi". A
+ * part in lower case is a word, not the name: with the name "Will Bold", "bold decisions"
+ * stays evidence; "Bold" opening a sentence is taken for the name.
+ */
+function notesWithoutName(notes: string, name: string): string {
+  const whole = name.replace(/\s+/gu, ' ').trim();
+  const parts = whole.split(' ').map((part) => part.replace(/^\P{L}+|\P{L}+$/gu, '')).filter((part) => [...part].length >= 2);
+  const forms = new Set([whole, ...parts.filter((part) => /^\p{Lu}/u.test(part)), ...parts.map(capitalised)].filter((form) => [...form].length >= 2));
+  if (forms.size === 0) return notes;
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
+  const mention = new RegExp(`(?<![\\p{L}\\p{N}])(?:${longestFirst.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  return notes.replace(mention, () => SUBJECT_REFERENCE);
+}
+
+function capitalised(part: string): string {
+  const [first = '', ...rest] = [...part];
+  return first.toUpperCase() + rest.join('').toLowerCase();
 }
 
 /** A prediction's texts with the person's name where the predictor wrote SUBJECT_REFERENCE. */

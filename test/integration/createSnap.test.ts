@@ -140,6 +140,11 @@ describe('createSnap', () => {
         { name: PERSON.name, notes: '审'.repeat(1000) },
         'notes, ageRange and jobType are too long for the model together: an estimated 3000 tokens, at most 1288 (a Chinese, Japanese or Korean character counts as 3)',
       ],
+      [
+        'notes of 4,998 characters that write the name 1,666 times (the model reads "the person" each time: counted as sent)',
+        { name: 'Al Smith', notes: 'Al '.repeat(1666) },
+        'notes, ageRange and jobType are too long for the model together: an estimated 4582 tokens, at most 1288 (a Chinese, Japanese or Korean character counts as 3)',
+      ],
     ])('%s', async (_name, body, message) => {
       const account = await createAccount(server, 2);
       await expectFailure(await postSnap(account, body), 400, message);

@@ -1,7 +1,8 @@
 /**
  * Predictions are name-blind (docs/decisions.md, "Name-blind predictions"): through the
  * whole service, on real PostgreSQL and Redis, the same notes under six names of
- * different genders and origins give byte-identical answers apart from the name itself,
+ * different genders and origins, the notes naming the person too, give byte-identical
+ * answers apart from the name itself,
  * with the embedded predictor (random notes, SEED printed) and with an OpenAI-compatible
  * upstream (the real `openai` client against a local fake server), whose request bodies
  * are identical whatever the name.
@@ -48,16 +49,18 @@ describe('name-blind predictions: the embedded predictor', () => {
     const account = await createAccount(server, NAMES.length * 2 * 12);
     for (let person = 0; person < 12; person += 1) {
       const terms = Array.from({ length: random.int(0, 5) }, () => pick(SNAP_LEXICON[pick(PROFILE_NAMES)].terms).replace(/\*/gu, ''));
-      const notes = [pick(FILLER), ...terms.map((term) => `Known for ${term}.`)].join(' ');
+      // The notes name the person as notes do: by first name, last name or both.
+      const template = [pick(FILLER), ...terms.map((term) => `${pick(['FIRST is', 'LAST is', 'NAME is', 'FIRST\'s manager says FIRST is', 'Known'])} known for ${term}.`)].join(' ');
       const jobType = random.next() < 0.5 ? pick(['Engineering lead', 'Nurse', 'Accountant', 'Clerk']) : undefined;
       const answers = new Set<string>();
       for (const name of NAMES) {
+        const notes = template.replaceAll('FIRST', name.split(' ')[0] as string).replaceAll('LAST', name.split(' ').at(-1) as string).replaceAll('NAME', name);
         const { snapId, snapResponse } = await snapFor(server, account, { name, notes, ...(jobType && { jobType }) });
         expect(snapResponse.name).toBe(name);
         const comms = await commsFor(server, account, snapId, 'Hi, could you maybe look at the plan sometime? Thanks.');
         answers.add(withoutTheName({ snapResponse, comms: { status: comms.status, body: { ...comms.body, timestamp: null, data: comms.body.data && { ...comms.body.data, commsId: null, snapId: null } } } }, name));
       }
-      expect({ notes, jobType, distinctAnswers: answers.size }).toEqual({ notes, jobType, distinctAnswers: 1 });
+      expect({ template, jobType, distinctAnswers: answers.size }).toEqual({ template, jobType, distinctAnswers: 1 });
     }
   });
 
@@ -86,7 +89,7 @@ describe('name-blind predictions: an OpenAI-compatible upstream', () => {
     await fake.close();
   });
 
-  test('when two names are sent with the same notes, then the upstream gets identical bodies and the name comes back where the model wrote "the person"', async () => {
+  test('when two names are sent with the same notes, naming the person, then the upstream gets identical bodies and the name comes back where the model wrote "the person"', async () => {
     const account = await createAccount(server, 4);
     const prediction = { ...UPSTREAM_PREDICTION, summary: 'The person is energetic; the person\'s team follows.' };
     const analysis = { ...UPSTREAM_ANALYSIS, summary: 'Give the person the data first.', draft_analysis: null };
@@ -94,7 +97,9 @@ describe('name-blind predictions: an OpenAI-compatible upstream', () => {
     for (const name of ['Ada Lovelace', 'Kwame Mensah']) {
       fake.reset();
       fake.script(reply(prediction), reply(analysis));
-      const { snapId, snapResponse } = await snapFor(server, account, { name, notes: 'Starts new projects every quarter.', jobType: 'Product manager' });
+      const first = name.split(' ')[0] as string;
+      const notes = `${first} starts new projects every quarter; ${name}'s manager agrees.`;
+      const { snapId, snapResponse } = await snapFor(server, account, { name, notes, jobType: 'Product manager' });
       expect(snapResponse.summary).toBe(`${name} is energetic; ${name}'s team follows.`);
       const comms = await commsFor(server, account, snapId, '');
       expect(comms.body.data.commsResponse.summary).toBe(`Give ${name} the data first.`);

@@ -18,6 +18,21 @@ describe('withoutName', () => {
     expect(withoutName({ name: 'Ada Lovelace', notes: 'n', ageRange: '30-39', jobType: 'Auditor' })).toStrictEqual({ notes: 'n', ageRange: '30-39', jobType: 'Auditor' });
     expect(withoutName({ name: 'Ada Lovelace', notes: 'n' })).toStrictEqual({ notes: 'n' });
   });
+
+  test.each<[string, string, string, string]>([
+    ['the whole name', 'Ada Lovelace', 'Ada Lovelace checks every figure.', 'the person checks every figure.'],
+    ['a part, possessive', 'Ada Lovelace', "Ada's team trusts Lovelace's audits.", "the person's team trusts the person's audits."],
+    ['a hyphenated part', 'Mohammed Al-Farsi', 'Al-Farsi decides fast.', 'the person decides fast.'],
+    ['a part with an accent', 'José García', 'García plans ahead; José too.', 'the person plans ahead; the person too.'],
+    ['a name written in lower case', 'mei ling chen', 'Mei asks Chen nothing.', 'the person asks the person nothing.'],
+    ['a name written in capitals', 'PRIYA RAGHUNATHAN', 'Priya leads.', 'the person leads.'],
+    ['a part in lower case (a word, not the name)', 'Will Bold', 'Will takes bold decisions.', 'the person takes bold decisions.'],
+    ['a part inside another word', 'Ada Lovelace', 'Adam reads Adagio.', 'Adam reads Adagio.'],
+    ['an initial (one letter)', 'J. Smith', 'J likes Smith.', 'J likes the person.'],
+    ['a name with pattern characters', 'A.B. (Bob)', 'Bob and A.B. (Bob) met; AxB did not.', 'the person and the person met; AxB did not.'],
+  ])('when the notes write %s, then the predictor reads the reference instead', (_name, name, notes, want) => {
+    expect(withoutName({ name, notes }).notes).toBe(want);
+  });
 });
 
 describe('namedPrediction', () => {
