@@ -497,7 +497,7 @@ export interface components {
             total: number;
             /**
              * Format: int64
-             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an open circuit), or refused the request for a parameter the operator sets (its error names the model, temperature, token bound, reasoning effort, response format, seed or streaming).
+             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an error event in its streamed answer or an answer without a single event, an open circuit), or refused the request for a parameter the operator sets (its error names the model, temperature, token bound, reasoning effort, response format, seed or streaming).
              */
             upstreamOutage: number;
             /**

@@ -96,6 +96,15 @@ describe('OpenAiPredictor, streamed', () => {
     ]);
   });
 
+  test('when every attempt\'s stream breaks off with an error event, then each is retried as a 5xx would be and the call fails as an outage, every attempt counted: its prompt and the chunks that arrived, estimated', async () => {
+    fake.always(streamCut(aSnapAnswer(), 4, 'error'));
+    const { context, spends } = spending();
+    const error = predictorFor(fake, { maxRetries: 1, random: () => 0 }).predictSnap(aSubject(), context);
+    await expect(error).rejects.toMatchObject({ message: expect.stringMatching(/^upstream sent an error event in its answer/), outage: true, timeout: false });
+    expect(fake.requests).toHaveLength(2);
+    expect(spends).toEqual([expect.objectContaining({ outcome: 'failure', promptTokens: 2 * promptEstimateOf(fake.requests[0]), completionTokens: 2 * 4, estimated: true })]);
+  });
+
   test('when a stream keeps trickling past the attempt\'s bound, then the attempt is cut at its bound (undici\'s bound between chunks never fires) and what arrived is counted', async () => {
     const answer = aSnapAnswer();
     // Its chunks spread over a minute: each within undici's bound between chunks, the whole far beyond the attempt's.
