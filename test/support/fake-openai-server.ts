@@ -56,10 +56,10 @@ export const STREAM_ERROR = { error: { message: 'The server had an error while p
 /** What a real server reports as `usage` unless told otherwise. */
 export const UPSTREAM_USAGE = { prompt_tokens: 812, completion_tokens: 164, total_tokens: 976 };
 
-/** How a reply is sent: `usage` (null: none at all, as some servers do), gzip-encoded or not. */
+/** How a reply is sent: `usage` (null: none at all, as some servers do; a count left out: not reported), gzip-encoded or not. */
 export interface ReplyOptions {
   finishReason?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
   gzip?: boolean;
 }
 

@@ -53,6 +53,15 @@ describe('OpenAiPredictor, streamed', () => {
     expect(spends).toEqual([expect.objectContaining({ outcome: 'success', ...estimate, estimated: true })]);
   });
 
+  test('when a streamed answer\'s usage report names only its prompt, then its completion is estimated (a token per text chunk) beside the prompt reported, marked estimated in the spend and the provenance', async () => {
+    fake.script(reply(aSnapAnswer(), { usage: { prompt_tokens: 812 } }));
+    const { context, spends } = spending();
+    const predicted = await predictorFor(fake).predictSnap(aSubject(), context);
+    const usage = { promptTokens: 812, completionTokens: textChunks(JSON.stringify(aSnapAnswer())).length };
+    expect(predicted.provenance).toMatchObject({ ...usage, tokensEstimated: true });
+    expect(spends).toEqual([expect.objectContaining({ outcome: 'success', ...usage, estimated: true })]);
+  });
+
   test('when a whole answer (classic Azure) comes without a usage report, then its completion is estimated from its text', async () => {
     fake.script(reply(aSnapAnswer(), { usage: null }));
     const azure = predictorFor(fake, { kind: 'azure', baseURL: new URL(fake.baseURL).origin, apiVersion: '2024-10-21', model: 'my-deployment' });
