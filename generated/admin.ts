@@ -395,7 +395,7 @@ export interface components {
             tokens: components["schemas"]["TokenUsage"];
             keys: components["schemas"]["KeySummary"][];
         };
-        /** @description LLM tokens used by the account's stored snaps and analyses: as the upstream's `usage` reported them, or, for an answer that came without `usage`, the service's estimate (its prompt from what was sent, its completion a token per chunk of the streamed answer, or the answer's text by the same estimate when it was read whole), which `estimatedPrompt` and `estimatedCompletion` count apart. The embedded predictor, and answers without `usage` stored before the service estimated them, count nothing. */
+        /** @description LLM tokens used by the account's stored snaps and analyses: as the upstream's `usage` reported them, or, for an answer that came without `usage` (or with only one of its two counts, which is kept), the service's estimate (its prompt from what was sent, its completion a token per chunk of the streamed answer, or the answer's text by the same estimate when it was read whole), which `estimatedPrompt` and `estimatedCompletion` count apart. The embedded predictor, and answers without `usage` stored before the service estimated them, count nothing. */
         TokenUsage: {
             /** @example 8120 */
             prompt: number;
@@ -497,7 +497,7 @@ export interface components {
             total: number;
             /**
              * Format: int64
-             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an open circuit), or refused the request for a parameter the operator sets (its error names the model, temperature, token bound, reasoning effort, response format, seed or streaming).
+             * @description The upstream failed (a 5xx or 429, a connection refused or lost, an error event in its streamed answer or an answer without a single event, an open circuit), or refused the request for a parameter the operator sets (its error names the model, temperature, token bound, reasoning effort, response format, seed or streaming).
              */
             upstreamOutage: number;
             /**
@@ -526,7 +526,7 @@ export interface components {
              */
             notStored: number;
         };
-        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a call that ended without a usage report, failed or answered (the prompt sent, about 4 characters a token of English, once per attempt sent; a completion token per chunk of the streamed answer that arrived). `unreportedCalls`: upstream calls that ended with neither (a call that never reached the upstream, or an answer without `usage` stored before the service estimated those). */
+        /** @description One model's tokens in a bucket. `reported`: what the upstream's `usage` said. `estimated`: the service's estimate for a call that ended without a usage report (or with only one of its two counts, which is kept), failed or answered (the prompt sent, about 4 characters a token of English, once per attempt sent; a completion token per chunk of the streamed answer that arrived). `unreportedCalls`: upstream calls that ended with neither (a call that never reached the upstream, or an answer without `usage` stored before the service estimated those). */
         ModelTokens: {
             /**
              * @description The model the service asked for (its configured name).

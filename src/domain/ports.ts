@@ -143,7 +143,8 @@ export interface UpstreamSpend {
   completionTokens: number | null;
   /**
    * The counts are the service's estimate, not the upstream's report: a call that ended
-   * without a usage report, failed or answered (upstream/openai/estimated-usage.ts).
+   * without a usage report, or with one of its two counts (that one kept), failed or
+   * answered (upstream/openai/estimated-usage.ts).
    */
   estimated?: boolean;
 }

@@ -8,7 +8,8 @@ export class PredictorError extends Error {
   readonly upstreamStatus: number | undefined;
   /**
    * The upstream failed, not the request: a timeout, a connection error, a 5xx, 429 or
-   * another status the request did not cause. The circuit breaker's business, never the
+   * another status the request did not cause, an error event in a streamed answer or an
+   * answer without a single event. The circuit breaker's business, never the
    * caller's failure budget (docs/decisions.md).
    */
   readonly outage: boolean;

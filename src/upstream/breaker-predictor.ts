@@ -1,11 +1,11 @@
 /**
  * The primary upstream alone (no fallback configured) behind a circuit breaker: after
  * `OPENAI_BREAKER_FAILURES` outages in a row (`PredictorError.outage`: a timeout, a
- * connection error, or a status the request did not cause, such as a 5xx or 429 once its
- * retries are spent), calls fail at once, as the same outage, for the cool-down. Each would
- * otherwise hold its caller, a request slot and a socket for the upstream's whole time
- * bound, and keep calling an upstream that is down. Then one call, the trial, tries the
- * upstream while the others still fail at once.
+ * connection error, a status the request did not cause, such as a 5xx or 429 once its
+ * retries are spent, or an error event in a streamed answer), calls fail at once, as the
+ * same outage, for the cool-down. Each would otherwise hold its caller, a request slot and
+ * a socket for the upstream's whole time bound, and keep calling an upstream that is down.
+ * Then one call, the trial, tries the upstream while the others still fail at once.
  *
  * Only outages open it: an answer the service could not use (a refusal, unparsable or
  * truncated output) came from an upstream that is up, and ends the run of outages. A call

@@ -6,10 +6,13 @@
  * gets what is left. A circuit breaker skips a primary that keeps failing, so an outage does not
  * cost each request the primary's timeout; once its cool-down has passed, one trial call
  * tries the primary again while the others keep going to the fallback. A call the
- * caller aborted, or whose whole time ran out, is not passed to the fallback.
+ * caller aborted, or whose whole time ran out, is not passed to the fallback. A call whose
+ * whole time ran out is a timeout, an outage: the upstream running then saw only its own
+ * caller (this deadline) abort, which it cannot tell from a client that left.
  */
 import { CallDeadline } from './call-deadline';
 import type { CircuitBreaker } from './circuit-breaker';
+import { PredictorError } from '../domain/predictor-error';
 import type { PredictContext, Predictor } from '../domain/ports';
 
 export interface FallbackOptions {
@@ -40,6 +43,9 @@ export function withFallback(options: FallbackOptions): Predictor {
         }
       }
       return await run(options.fallback, bounded);
+    } catch (error) {
+      if (deadline.expired) throw new PredictorError(`upstream call timed out after ${deadline.timeoutMs} ms`, { outage: true, timeout: true });
+      throw error;
     } finally {
       deadline.end();
     }

@@ -120,7 +120,7 @@ const STEPS: { name: string; behaviour: (comms: boolean) => Behaviour; kind?: st
   { name: 'HTTP 500', behaviour: () => status(500, undefined, { headers: { 'x-should-retry': 'false' } }), kind: 'upstreamOutage' },
   { name: 'HTTP 400', behaviour: () => status(400), kind: 'upstreamRefused' },
   { name: "a model's refusal", behaviour: () => refuse('I cannot help with that.'), kind: 'unusableAnswer' },
-  { name: 'a body that is not JSON', behaviour: () => garbage(), kind: 'unusableAnswer' },
+  { name: 'a body that is not a stream of events', behaviour: () => garbage(), kind: 'upstreamOutage' },
   { name: 'no answer within the time bound', behaviour: () => hang(), kind: 'upstreamTimeout' },
 ];
 const NO_FAILURES = { total: 0, upstreamOutage: 0, upstreamTimeout: 0, upstreamRefused: 0, unusableAnswer: 0, clientLeft: 0, notStored: 0 };

@@ -3,7 +3,7 @@
  * through the whole service with the real `openai` client against two fake servers.
  */
 import { bodyOf } from '../support/json';
-import { reply, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { hang, reply, status, UPSTREAM_PREDICTION as PREDICTION, type FakeOpenAi, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { sampleValue } from '../support/prometheus';
 import { startPrimaryAndFallback } from '../support/fake-upstream-pair';
@@ -84,6 +84,24 @@ describe('fallback upstream', () => {
       expect(body.message).toBe('Failed to generate snap Please try again later');
       expect(await balanceOf(server, account.accountId)).toBe(1);
       expect(await snapCountOf(server, account.accountId)).toBe(0);
+    }));
+
+  test('when the whole OPENAI_TIMEOUT_SECONDS runs out while the fallback has the call, then it is a timeout: an outage outside the failure budget, counted as upstreamTimeout', () =>
+    // 4 s in all with a retry: each attempt 1 s, the primary's share 2 s, the fallback's own deadline 4 s from its start.
+    withServer({ OPENAI_MAX_RETRIES: '1', FAILURE_BUDGET_CALLS: '1' }, async (server) => {
+      // The primary is cut at its attempt's 1 s; the fallback then asks for a 3.5 s wait, which
+      // its own deadline holds and the 3 s the whole call has left do not: the whole call's deadline ends it.
+      upstreams.primary.always(hang());
+      upstreams.fallback.always(status(503, undefined, { headers: { 'retry-after-ms': '3500' } }));
+      const account = await createAccount(server, 1);
+      const { response } = await snap(server, account.apiKey);
+      expect(response.status).toBe(500);
+      expect([upstreams.primary.requests.length, upstreams.fallback.requests.length]).toEqual([1, 1]);
+      const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
+      expect(sampleValue(metrics, 'failure_budget_failures_total', { operation: 'createSnap' })).toBe(0);
+      // The usage view's kind of the failed call, on its tallies' row.
+      expect(await server.services.db('usage_tallies').where({ account_id: account.accountId }).where('calls', '>', 0).pluck('outcome')).toEqual(['upstreamTimeout']);
+      expect(await balanceOf(server, account.accountId)).toBe(1);
     }));
 
   test('when the primary failed OPENAI_BREAKER_FAILURES times in a row, then the next calls skip it for the cool-down', () =>

@@ -96,7 +96,7 @@ describe('OpenAI upstream: createSnap', () => {
       // An attempt has half of OPENAI_TIMEOUT_SECONDS: once it is cut, the half left cannot hold a back-off and another attempt as long, so there is no retry.
       ['a reply slower than OPENAI_TIMEOUT_SECONDS (one attempt, not retried)', [delay(5000, reply(PREDICTION))], 1],
       ['a hang (one attempt, not retried)', [hang()], 1],
-      ['a body that is not JSON (an unreadable answer, not retried)', [garbage()], 1],
+      ['a body that is not a stream of events (an outage, not retried)', [garbage()], 1],
       ['finish_reason length', [replyRaw('{"profile": "Catal', { finishReason: 'length' })], 1],
       ['a refusal', [refuse('I cannot help with that.')], 1],
       ['content that is not JSON', [replyRaw('Sure! The profile is Catalyst.')], 1],

@@ -5,9 +5,10 @@
  * called for the cool-down, and the calls in between fail at once, uncharged.
  */
 import { bodyOf } from '../support/json';
-import { heldAnswer, reply, status, UPSTREAM_PREDICTION as PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
+import { heldAnswer, reply, status, streamCut, UPSTREAM_PREDICTION as PREDICTION, FAKE_UPSTREAM_SPEED } from '../support/fake-openai-server';
 import { balanceOf, createAccount, PERSON, snapCountOf } from '../support/factories';
 import { startPrimaryAndFallback } from '../support/fake-upstream-pair';
+import { promptEstimateOf } from '../support/prompt-estimate';
 import { sampleValue } from '../support/prometheus';
 import type { TestServer } from '../support/test-server';
 import { until } from '../support/until';
@@ -26,6 +27,16 @@ const { withServer } = upstreams;
 async function snap(server: TestServer, apiKey: string) {
   const response = await server.post('/api/v1/snap', PERSON, { 'x-api-key': apiKey });
   return { status: response.status, body: await bodyOf(response) };
+}
+
+/** The account's failed paid calls by kind (the usage view), over the days around now. */
+async function failuresOf(server: TestServer, accountId: number): Promise<Record<string, number>> {
+  const day = 86_400_000;
+  const query = new URLSearchParams({ from: new Date(Date.now() - day).toISOString(), to: new Date(Date.now() + day).toISOString(), granularity: 'day' });
+  const { buckets } = await server.admin<{ buckets: { failures: Record<string, number> }[] }>('GET', `/admin/v1/accounts/${accountId}/usage?${query.toString()}`);
+  const sums: Record<string, number> = {};
+  for (const { failures } of buckets) for (const [kind, count] of Object.entries(failures)) sums[kind] = (sums[kind] ?? 0) + count;
+  return sums;
 }
 
 describe('circuit breaker without a fallback', () => {
@@ -78,5 +89,28 @@ describe('circuit breaker without a fallback', () => {
       expect((await snap(server, account.apiKey)).status).toBe(201);
       expect(upstreams.primary.requests).toHaveLength(4);
       expect(await balanceOf(server, account.accountId)).toBe(1);
+    }));
+
+  test('when every stream breaks off with an error event, then each call is retried, fails as an outage outside the failure budget with its tokens counted, and the breaker opens', () =>
+    withServer({ OPENAI_MAX_RETRIES: '1', OPENAI_BREAKER_COOLDOWN_SECONDS: '600', FAILURE_BUDGET_CALLS: '1' }, async (server) => {
+      const arrived = 3;
+      upstreams.primary.always(streamCut(PREDICTION, arrived, 'error'));
+      const account = await createAccount(server, 3);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await snap(server, account.apiKey)).status);
+
+      // A failure counted against the budget of 1 would make the second call a 429.
+      expect(statuses).toEqual([500, 500, 500]);
+      // Two calls of two attempts each; the third was skipped by the open breaker.
+      expect(upstreams.primary.requests).toHaveLength(4);
+      const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text();
+      expect(sampleValue(metrics, 'upstream_skipped_calls_total', { then: 'failed' })).toBe(1);
+      expect(sampleValue(metrics, 'failure_budget_failures_total', { operation: 'createSnap' })).toBe(0);
+      expect(await failuresOf(server, account.accountId)).toMatchObject({ total: 3, upstreamOutage: 3 });
+      // Each attempt sent: its prompt, and a token for each chunk that arrived before the error event, estimated.
+      const prompt = promptEstimateOf(upstreams.primary.requests[0]);
+      const view = await server.admin<{ tokens: { failed: Record<string, number> } }>('GET', `/admin/v1/accounts/${account.accountId}`);
+      expect(view.tokens.failed).toEqual({ prompt: 4 * prompt, completion: 4 * arrived, calls: 2, unreportedCalls: 2, estimatedPrompt: 4 * prompt, estimatedCompletion: 4 * arrived });
+      expect(await balanceOf(server, account.accountId)).toBe(3);
     }));
 });

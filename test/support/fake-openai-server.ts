@@ -50,13 +50,16 @@ export const UPSTREAM_ANALYSIS = {
   phrases_to_avoid: ['Trust me'],
   draft_analysis: { fit_score: 40, issues: [{ excerpt: 'maybe', suggestion: 'Be direct.' }], rewrite: 'Could you review the figures by Friday?' },
 };
+/** The error event OpenAI sends in a stream it cannot finish (`streamCut(…, 'error')`). */
+export const STREAM_ERROR = { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } };
+
 /** What a real server reports as `usage` unless told otherwise. */
 export const UPSTREAM_USAGE = { prompt_tokens: 812, completion_tokens: 164, total_tokens: 976 };
 
-/** How a reply is sent: `usage` (null: none at all, as some servers do), gzip-encoded or not. */
+/** How a reply is sent: `usage` (null: none at all, as some servers do; a count left out: not reported), gzip-encoded or not. */
 export interface ReplyOptions {
   finishReason?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
   gzip?: boolean;
 }
 
@@ -69,7 +72,7 @@ export type Behaviour =
   | { kind: 'held'; until: Promise<void>; then: Behaviour }
   | { kind: 'hang' }
   | { kind: 'stall' }
-  | { kind: 'cut'; content: string; chunks: number; then: 'stall' | 'drop' }
+  | { kind: 'cut'; content: string; chunks: number; then: 'stall' | 'drop' | 'error' }
   | { kind: 'garbage' };
 
 /** A completion whose content is `JSON.stringify(json)`, finish_reason 'stop' unless told. */
@@ -104,10 +107,11 @@ export function stall(): Behaviour {
 
 /**
  * Streamed: the first `chunks` text chunks of `JSON.stringify(json)`, then nothing more
- * (`stall`: the connection stays open) or the connection closed (`drop`). A request that
- * is not streamed gets the headers and nothing else.
+ * (`stall`: the connection stays open), the connection closed (`drop`), or an error event
+ * as OpenAI sends one during an incident and the stream's end (`error`: STREAM_ERROR). A
+ * request that is not streamed gets the headers and nothing else.
  */
-export function streamCut(json: unknown, chunks: number, then: 'stall' | 'drop'): Behaviour {
+export function streamCut(json: unknown, chunks: number, then: 'stall' | 'drop' | 'error'): Behaviour {
   return { kind: 'cut', content: JSON.stringify(json), chunks, then };
 }
 
@@ -279,12 +283,17 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       case 'cut': {
         res.writeHead(200, asked.stream ? SSE_HEADERS : { 'content-type': 'application/json' });
         const events = asked.stream
-          ? [event(chunk(n, model, { role: 'assistant', content: '' })), ...textChunks(behaviour.content).slice(0, behaviour.chunks).map((text) => event(chunk(n, model, { content: text })))]
+          ? [
+              event(chunk(n, model, { role: 'assistant', content: '' })),
+              ...textChunks(behaviour.content).slice(0, behaviour.chunks).map((text) => event(chunk(n, model, { content: text }))),
+              ...(behaviour.then === 'error' ? [event(STREAM_ERROR)] : []),
+            ]
           : ['{"id":"chatcmpl-cut","choices":['];
         // Once the chunks have left for the socket: a drop then cannot overtake them.
         res.write(events.join(''), () => {
           cutsWritten += 1;
           if (behaviour.then === 'drop') res.destroy();
+          if (behaviour.then === 'error') res.end();
         });
         return;
       }

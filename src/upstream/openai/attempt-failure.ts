@@ -2,7 +2,9 @@
  * What the retry policy needs to know of one failed HTTP attempt, read from what the
  * SDK and undici throw: their public error classes and undici's documented error codes
  * (`UND_ERR_*`), found on the error or along its `cause` chain. An answer whose server
- * says `x-should-retry: false` (OpenAI's own hint) is not retried.
+ * says `x-should-retry: false` (OpenAI's own hint) is not retried. An error event in a
+ * streamed answer (stream-completion.ts) is the server failing an answer it had begun, as
+ * OpenAI does during an incident, and may pass as a 5xx may.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { retryAfterMs, type AttemptFailure } from './retry-policy';
@@ -27,8 +29,17 @@ export function attemptFailure(error: unknown): AttemptFailure {
       quotaExhausted: error.code === 'insufficient_quota',
     };
   }
+  if (isErrorEvent(error)) return { kind: 'errorEvent' };
   if (codes.includes(LOST_CONNECTION)) return { kind: 'connection' };
   return { kind: 'final' };
+}
+
+/**
+ * An error event in a streamed answer (`data: {"error": {…}}`): an APIError without a status
+ * (its answer's was 200), as the SDK's own stream reads one and stream-completion.ts throws it.
+ */
+export function isErrorEvent(error: unknown): error is APIError {
+  return error instanceof APIError && error.status === undefined && !(error instanceof APIConnectionError) && !(error instanceof APIUserAbortError);
 }
 
 /** undici's bound between two chunks of an answer (or before its headers) ran out. */

@@ -10,7 +10,9 @@
  * in a probe, so this is a lower bound there, as for any server that batches tokens). An
  * attempt never sent (it waited for a socket) cost
  * nothing and is not counted. An answer that came without a usage report is estimated the
- * same way (a whole answer, read at once, by its text).
+ * same way (a whole answer, read at once, by its text). A report that gives one count and
+ * not the other is completed by the estimate of the missing one, and the attempt is counted
+ * as estimated.
  */
 import { estimatedTextTokens } from '../../domain/text-tokens';
 
@@ -44,28 +46,44 @@ export function estimatedPromptTokens(messages: readonly { content: string }[]):
   return estimatedTextTokens(messages.map((message) => message.content).join(''));
 }
 
-/**
- * What the attempt that answered cost when its answer reported no usage: its prompt, and
- * its completion by the chunks that carried text or, for an answer read whole (no chunks),
- * by the estimate of its text.
- */
-export function answeredEstimate(answered: AttemptTally, promptTokens: number, answerText: string): EstimatedUsage {
-  return { promptTokens, completionTokens: answered.textChunks > 0 ? answered.textChunks : estimatedTextTokens(answerText), estimated: true };
+/** Its usage report, when it gives both counts. */
+function wholeReport({ usage }: AttemptTally): { promptTokens: number; completionTokens: number } | null {
+  return usage && usage.promptTokens !== null && usage.completionTokens !== null ? { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens } : null;
 }
 
 /**
- * What `attempts` cost: the usage they reported, summed (null: none reported), and the
- * estimate of those sent without a report (null: none).
+ * What the attempt that answered cost: its report, or, where that lacks a count, the count it
+ * gives and the estimate of the other: its prompt, and its completion by the chunks that
+ * carried text or, for an answer read whole (no chunks), by the estimate of its text.
+ */
+export function answeredUsage(answered: AttemptTally, promptTokens: number, answerText: string): ReportedUsage | EstimatedUsage {
+  return (
+    wholeReport(answered) ?? {
+      promptTokens: answered.usage?.promptTokens ?? promptTokens,
+      completionTokens: answered.usage?.completionTokens ?? (answered.textChunks > 0 ? answered.textChunks : estimatedTextTokens(answerText)),
+      estimated: true,
+    }
+  );
+}
+
+/**
+ * What `attempts` cost: the usage they reported in whole, summed (null: none did), and the
+ * estimate of those sent without a whole report, each count they did report kept (null: none).
  */
 export function talliedUsage(attempts: readonly AttemptTally[], promptTokens: () => number): { reported: ReportedUsage | null; estimated: EstimatedUsage | null } {
-  const reporting = attempts.flatMap((attempt) => (attempt.usage ? [attempt.usage] : []));
-  const unreported = attempts.filter((attempt) => attempt.sentAt !== undefined && attempt.usage === null);
-  const sum = (counts: (number | null)[]): number | null => (counts.every((count) => count === null) ? null : counts.reduce<number>((total, count) => total + (count ?? 0), 0));
+  const reporting = attempts.flatMap((attempt) => wholeReport(attempt) ?? []);
+  const unreported = attempts.filter((attempt) => attempt.sentAt !== undefined && wholeReport(attempt) === null);
+  const sum = <T>(items: readonly T[], count: (item: T) => number): number => items.reduce((total, item) => total + count(item), 0);
+  const prompt = unreported.length > 0 ? promptTokens() : 0;
   return {
-    reported: reporting.length > 0 ? { promptTokens: sum(reporting.map((usage) => usage.promptTokens)), completionTokens: sum(reporting.map((usage) => usage.completionTokens)) } : null,
+    reported: reporting.length > 0 ? { promptTokens: sum(reporting, (usage) => usage.promptTokens), completionTokens: sum(reporting, (usage) => usage.completionTokens) } : null,
     estimated:
       unreported.length > 0
-        ? { promptTokens: unreported.length * promptTokens(), completionTokens: unreported.reduce((total, attempt) => total + attempt.textChunks, 0), estimated: true }
+        ? {
+            promptTokens: sum(unreported, (attempt) => attempt.usage?.promptTokens ?? prompt),
+            completionTokens: sum(unreported, (attempt) => attempt.usage?.completionTokens ?? attempt.textChunks),
+            estimated: true,
+          }
         : null,
   };
 }

@@ -32,7 +32,7 @@ import type { UpstreamBudget } from '../../config/time-budget';
 import { DEFAULT_MAX_SOCKETS } from '../../config/upstream';
 import type { PromptMessages } from './prompt-messages';
 import { AttemptClock } from './attempt-clock';
-import { answeredEstimate, estimatedPromptTokens, newTally, talliedUsage, type AttemptTally, type EstimatedUsage, type ReportedUsage } from './estimated-usage';
+import { answeredUsage, estimatedPromptTokens, newTally, talliedUsage, type AttemptTally, type EstimatedUsage, type ReportedUsage } from './estimated-usage';
 import { answerText, readCompletionJson, reportedUsage } from './read-completion';
 import { readStream } from './stream-completion';
 import type { JsonObject } from './read-json-values';
@@ -171,8 +171,8 @@ export class OpenAiPredictor implements Predictor {
     try {
       const { response, answered } = await this.withRetries(completion, deadline, attempts);
       const json = readCompletionJson(response);
-      // An answer without a usage report is counted by the service's estimate (estimated-usage.ts), marked as one.
-      const usage = reportedUsage(response) ?? answeredEstimate(answered, estimatedPromptTokens(this.messages(completion)), answerText(response));
+      // An answer without a whole usage report is counted by the service's estimate (estimated-usage.ts), marked as one.
+      const usage = answeredUsage(answered, estimatedPromptTokens(this.messages(completion)), answerText(response));
       this.spentOn(completion, attempts.slice(0, -1), context);
       this.spent(completion.operation, 'success', usage, context);
       return { json, usage, matchedSchema: matchesSchema(json, completion.schema) };
@@ -243,7 +243,7 @@ export class OpenAiPredictor implements Predictor {
     // What the span shows where the answer carries no usage: the attempt's own report (a failure after it), else the estimate, marked as one.
     const tallied = (answer?: unknown): TalliedUsage | undefined => {
       if (tally.usage) return tally.usage;
-      if (answer !== undefined) return answeredEstimate(tally, estimatedPromptTokens(this.messages(completion)), answerText(answer));
+      if (answer !== undefined) return answeredUsage(tally, estimatedPromptTokens(this.messages(completion)), answerText(answer));
       return this.usageOf(completion, [tally]).estimated ?? undefined;
     };
     const telemetry = { provider: kind === 'azure' ? 'azure.ai.openai' : 'openai', model, baseURL, operation, upstream, maxTokens: maxOutputTokens[operation], temperature, tallied } as const;

@@ -1,8 +1,9 @@
 /**
  * Whether a failed upstream attempt is tried again, and after how long (docs/upstream.md,
  * "Retries"). A retry is worth its cost only when it can succeed:
- * - only failures that may pass: a timeout, a lost connection, 408, 409, 429 (not
- *   `insufficient_quota`), 5xx; never another 4xx, an oversized or unreadable answer;
+ * - only failures that may pass: a timeout, a lost connection, an error event mid-stream,
+ *   408, 409, 429 (not `insufficient_quota`), 5xx; never another 4xx, an oversized or
+ *   unreadable answer;
  * - never straight back into an overloaded server: the wait a 429/503 asks for
  *   (`retry-after-ms`, `Retry-After`) is honoured, and without one every retry backs
  *   off exponentially (with jitter, so that callers spread out);
@@ -18,6 +19,8 @@
 export type AttemptFailure =
   | { kind: 'timeout' }
   | { kind: 'connection' }
+  /** The server sent an error event in its streamed answer (attempt-failure.ts): retried as a 5xx is. */
+  | { kind: 'errorEvent' }
   | { kind: 'status'; status: number; retryAfterMs: number | null; quotaExhausted: boolean }
   /** Retrying cannot help (an oversized or unreadable answer, a programming error, or the server said not to: `pushedBack`). */
   | { kind: 'final'; pushedBack?: boolean };

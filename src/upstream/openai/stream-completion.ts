@@ -12,10 +12,12 @@
  * machine load about 3).
  *
  * A server may close the stream without a `finish_reason`: an answer cut short, a lost
- * connection (retried as one); a body without a single event (not a stream at all) is an
- * unreadable answer. A connection lost mid-stream, or undici's bound between two chunks,
- * surfaces as the SDK's connection errors, and an error event as its APIError
- * (attempt-failure.ts, to-predictor-error.ts read those).
+ * connection (retried as one); a body without a single event (empty, or not a stream at
+ * all) is the server's failure whatever was asked, an outage, not retried (a server that
+ * does not stream would answer a retry the same way). A connection lost mid-stream, or
+ * undici's bound between two chunks, surfaces as the SDK's connection errors, and an error
+ * event as its APIError, an outage retried as a 5xx (attempt-failure.ts,
+ * to-predictor-error.ts read those).
  */
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -99,7 +101,7 @@ class StreamedAnswer {
   }
 
   whole(): StreamedCompletion {
-    if (this.events === 0) throw new PredictorError('upstream response could not be read');
+    if (this.events === 0) throw new PredictorError('upstream answered without a single event', { outage: true });
     if (this.finishReason === null) throw new APIConnectionError({ message: 'upstream stream ended before its answer did' });
     return {
       model: this.model,

@@ -11,7 +11,7 @@ import {
   APIUserAbortError,
 } from 'openai';
 import { PredictorError } from '../../domain/predictor-error';
-import { isOversizedAnswer } from './attempt-failure';
+import { isErrorEvent, isOversizedAnswer } from './attempt-failure';
 
 /** How the call ended, as far as its deadline knows (call-deadline.ts). */
 export interface CallEnd {
@@ -50,6 +50,8 @@ export function toPredictorError(error: unknown, call: CallEnd): PredictorError 
       outage: !REQUEST_STATUSES.has(error.status) || namesOperatorParameter(error),
     });
   }
+  // The server failed an answer it had begun: its failure, as a 5xx is, whatever the request.
+  if (isErrorEvent(error)) return new PredictorError(`upstream sent an error event in its answer${details(error)}`, { outage: true });
   return new PredictorError('upstream response could not be read');
 }
 

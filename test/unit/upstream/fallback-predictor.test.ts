@@ -160,5 +160,23 @@ describe('withFallback', () => {
       await failed;
       expect(fallback.calls).toHaveLength(0);
     });
+
+    test('when the whole time runs out on the fallback, then the call fails as a timeout, an outage; a caller that aborts there is not one', async () => {
+      const caller = new AbortController();
+      const left = predictor.predictSnap(SUBJECT, { ...CONTEXT, signal: caller.signal });
+      primary.failAll();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(fallback.calls).toHaveLength(1);
+      caller.abort(new Error('client gone'));
+      await expect(left).rejects.toMatchObject({ outage: false, timeout: false });
+
+      const call = predictor.predictSnap(SUBJECT, CONTEXT);
+      const failed = expect(call).rejects.toMatchObject({ message: 'upstream call timed out after 60000 ms', outage: true, timeout: true });
+      primary.failAll();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(fallback.calls).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(60_000);
+      await failed;
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { estimatedPromptTokens, newTally, talliedUsage, type AttemptTally } from '../../../../src/upstream/openai/estimated-usage';
+import { answeredUsage, estimatedPromptTokens, newTally, talliedUsage, type AttemptTally } from '../../../../src/upstream/openai/estimated-usage';
 
 const tally = (overrides: Partial<AttemptTally>): AttemptTally => ({ ...newTally(), ...overrides });
 
@@ -35,7 +35,25 @@ describe('talliedUsage', () => {
     });
   });
 
-  test('when a report names only the prompt, then its completion stays unknown (null), not 0', () => {
-    expect(talliedUsage([tally({ sentAt: 0, usage: { promptTokens: 700, completionTokens: null } })], prompt).reported).toEqual({ promptTokens: 700, completionTokens: null });
+  test.each([
+    ['the prompt', { promptTokens: 700, completionTokens: null }, { promptTokens: 700, completionTokens: 12 }],
+    ['the completion', { promptTokens: null, completionTokens: 90 }, { promptTokens: 250, completionTokens: 90 }],
+  ])('when a failed attempt\'s report names only %s, then the other count is estimated as for an attempt without a report, and the attempt is counted as estimated', (_name, usage, want) => {
+    expect(talliedUsage([tally({ sentAt: 0, textChunks: 12, usage })], prompt)).toEqual({ reported: null, estimated: { ...want, estimated: true } });
+  });
+});
+
+describe('answeredUsage', () => {
+  const text = '{"profile": "Catalyst"}';
+
+  test('when the answer reported both counts, then its report is taken as it is', () => {
+    expect(answeredUsage(tally({ textChunks: 30, usage: { promptTokens: 700, completionTokens: 90 } }), 250, text)).toEqual({ promptTokens: 700, completionTokens: 90 });
+  });
+
+  test.each([
+    ['only the prompt: the completion estimated beside it', tally({ textChunks: 30, usage: { promptTokens: 700, completionTokens: null } }), { promptTokens: 700, completionTokens: 30 }],
+    ['only the completion: the prompt estimated beside it', tally({ textChunks: 30, usage: { promptTokens: null, completionTokens: 90 } }), { promptTokens: 250, completionTokens: 90 }],
+  ])('when the answer came with %s, marked estimated', (_name, answered, want) => {
+    expect(answeredUsage(answered, 250, text)).toEqual({ ...want, estimated: true });
   });
 });

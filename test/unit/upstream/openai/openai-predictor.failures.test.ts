@@ -7,6 +7,7 @@ import {
   replyRaw,
   startFakeOpenAi,
   status,
+  streamCut,
   type Behaviour,
   type FakeOpenAi,
 } from '../../../support/fake-openai-server';
@@ -28,7 +29,7 @@ describe('OpenAiPredictor failures', () => {
     ['the server answers 503', status(503), /HTTP 503/, 503],
     ['the server answers 400', status(400), /HTTP 400/, 400],
     ['the server answers 401', status(401), /HTTP 401/, 401],
-    ['the body is not JSON', garbage(), /could not be read/, undefined],
+    ['the body is not JSON (no event of a stream)', garbage(), /without a single event/, undefined],
     [
       'the model stops at the length limit',
       replyRaw(JSON.stringify(aSnapAnswer()), { finishReason: 'length' }),
@@ -68,6 +69,8 @@ describe('OpenAiPredictor failures', () => {
     ['the server refuses the messages (400 naming them)', status(400, { error: { message: 'Invalid content', type: 'invalid_request_error', param: 'messages[1].content', code: null } }), false],
     ['the model refuses', refuse("I can't help with that."), false],
     ['the content is not JSON', replyRaw('Sure! The profile is Catalyst.'), false],
+    ['the stream breaks off with an error event', streamCut(aSnapAnswer(), 3, 'error'), true],
+    ['the body holds no event of a stream', garbage(), true],
   ])('when %s, then the PredictorError is an outage: %s (the failure budget counts only what is not)', async (_, behaviour, outage) => {
     fake.always(behaviour);
 

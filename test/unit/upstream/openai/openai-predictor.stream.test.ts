@@ -53,6 +53,15 @@ describe('OpenAiPredictor, streamed', () => {
     expect(spends).toEqual([expect.objectContaining({ outcome: 'success', ...estimate, estimated: true })]);
   });
 
+  test('when a streamed answer\'s usage report names only its prompt, then its completion is estimated (a token per text chunk) beside the prompt reported, marked estimated in the spend and the provenance', async () => {
+    fake.script(reply(aSnapAnswer(), { usage: { prompt_tokens: 812 } }));
+    const { context, spends } = spending();
+    const predicted = await predictorFor(fake).predictSnap(aSubject(), context);
+    const usage = { promptTokens: 812, completionTokens: textChunks(JSON.stringify(aSnapAnswer())).length };
+    expect(predicted.provenance).toMatchObject({ ...usage, tokensEstimated: true });
+    expect(spends).toEqual([expect.objectContaining({ outcome: 'success', ...usage, estimated: true })]);
+  });
+
   test('when a whole answer (classic Azure) comes without a usage report, then its completion is estimated from its text', async () => {
     fake.script(reply(aSnapAnswer(), { usage: null }));
     const azure = predictorFor(fake, { kind: 'azure', baseURL: new URL(fake.baseURL).origin, apiVersion: '2024-10-21', model: 'my-deployment' });
@@ -94,6 +103,15 @@ describe('OpenAiPredictor, streamed', () => {
       expect.objectContaining({ outcome: 'failure', promptTokens: promptEstimateOf(fake.requests[0]), completionTokens: 5, estimated: true }),
       expect.objectContaining({ outcome: 'success', promptTokens: UPSTREAM_USAGE.prompt_tokens, completionTokens: UPSTREAM_USAGE.completion_tokens }),
     ]);
+  });
+
+  test('when every attempt\'s stream breaks off with an error event, then each is retried as a 5xx would be and the call fails as an outage, every attempt counted: its prompt and the chunks that arrived, estimated', async () => {
+    fake.always(streamCut(aSnapAnswer(), 4, 'error'));
+    const { context, spends } = spending();
+    const error = predictorFor(fake, { maxRetries: 1, random: () => 0 }).predictSnap(aSubject(), context);
+    await expect(error).rejects.toMatchObject({ message: expect.stringMatching(/^upstream sent an error event in its answer/), outage: true, timeout: false });
+    expect(fake.requests).toHaveLength(2);
+    expect(spends).toEqual([expect.objectContaining({ outcome: 'failure', promptTokens: 2 * promptEstimateOf(fake.requests[0]), completionTokens: 2 * 4, estimated: true })]);
   });
 
   test('when a stream keeps trickling past the attempt\'s bound, then the attempt is cut at its bound (undici\'s bound between chunks never fires) and what arrived is counted', async () => {

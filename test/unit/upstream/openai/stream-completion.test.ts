@@ -32,9 +32,13 @@ describe('readStream', () => {
     await expect(readStream(sse(delta('{'), { error: { message: 'overloaded', code: 'server_error' } }), newTally())).rejects.toBeInstanceOf(APIError);
   });
 
-  test('when an event is not JSON, or the body holds no event at all, then the answer is unreadable, and the message does not quote it', async () => {
+  test('when an event is not JSON, then the answer is unreadable, and the message does not quote it', async () => {
     await expect(readStream(sse('{"notes": "Ada was here"'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
-    await expect(readStream(new Response('{"choices": []}'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
+  });
+
+  test('when the body holds no event at all (empty, or not a stream), then it is an outage: the server failed whatever was asked', async () => {
+    await expect(readStream(new Response(''), newTally())).rejects.toMatchObject({ message: 'upstream answered without a single event', outage: true });
+    await expect(readStream(new Response('{"choices": []}'), newTally())).rejects.toMatchObject({ outage: true });
   });
 
   test('when the body is given as a Node stream, then it is read from it, a character split between two chunks whole', async () => {
