@@ -111,15 +111,16 @@ class StreamedAnswer {
   }
 }
 
+/** An event that is not a JSON object breaks the stream's protocol whatever was asked: the server's failure, an outage (not retried, as an answer without events). */
 function parseChunk(data: string): JsonObject {
   let chunk: unknown;
   try {
     chunk = JSON.parse(data);
   } catch {
     // No cause: JSON.parse's message quotes the data, which may echo the notes.
-    throw new PredictorError('upstream response could not be read');
+    throw new PredictorError('upstream response could not be read', { outage: true });
   }
-  if (!isJsonObject(chunk)) throw new PredictorError('upstream response could not be read');
+  if (!isJsonObject(chunk)) throw new PredictorError('upstream response could not be read', { outage: true });
   return chunk;
 }
 

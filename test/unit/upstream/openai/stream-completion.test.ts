@@ -32,8 +32,9 @@ describe('readStream', () => {
     await expect(readStream(sse(delta('{'), { error: { message: 'overloaded', code: 'server_error' } }), newTally())).rejects.toBeInstanceOf(APIError);
   });
 
-  test('when an event is not JSON, then the answer is unreadable, and the message does not quote it', async () => {
-    await expect(readStream(sse('{"notes": "Ada was here"'), newTally())).rejects.toThrow(/^upstream response could not be read$/);
+  test('when an event is not a JSON object, then the answer is unreadable, an outage (the server broke the stream), and the message does not quote it', async () => {
+    await expect(readStream(sse('{"notes": "Ada was here"'), newTally())).rejects.toMatchObject({ message: 'upstream response could not be read', outage: true });
+    await expect(readStream(sse('[1]'), newTally())).rejects.toMatchObject({ message: 'upstream response could not be read', outage: true });
   });
 
   test('when the body holds no event at all (empty, or not a stream), then it is an outage: the server failed whatever was asked', async () => {
