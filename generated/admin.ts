@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Export everything stored for an account
-         * @description One JSON document, streamed as it is read (no envelope): the account, its keys (prefixes), its ledger, its snaps (the request as stored and the prediction), its comms analyses, its idempotency replays and the audit records of its erasures. For answering an access request.
+         * @description One JSON document, streamed as it is read (no envelope): the account, its keys (prefixes), its ledger, its snaps (the request as stored and the prediction), its comms analyses, its idempotency replays and the audit records of its erasures. For answering an access request. A failure after the 200 was sent (the database failing between two pages) cuts the connection before the body's end: the client sees an aborted body, never a response that ends as if complete, and must treat it as a failed export.
          */
         get: operations["exportAccountData"];
         put?: never;
@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Export everything stored about one person within an account
-         * @description One JSON document, streamed as it is read (no envelope): the account's snaps about the person of this name (matched as in `erasePerson`), their comms analyses and their replays.
+         * @description One JSON document, streamed as it is read (no envelope): the account's snaps about the person of this name (matched as in `erasePerson`), their comms analyses and their replays. A failure after the 200 was sent (the database failing between two pages) cuts the connection before the body's end: the client sees an aborted body, never a response that ends as if complete, and must treat it as a failed export.
          */
         post: operations["exportPersonData"];
         delete?: never;
