@@ -8,7 +8,8 @@
 #     check-chart-manifests.mjs (hook accounts, selectors, checksums, probe timeouts: the
 #     rules a schema cannot see); the alerts into check-alert-rules.mjs (PromQL, series the
 #     service exports, its scrape job).
-#  2. compose.yaml against the Compose Specification schema (check-jsonschema).
+#  2. compose.yaml against the Compose Specification schema (check-jsonschema), and
+#     podman-compose's reading of it: with .env.example unedited it refuses to start.
 #  3. The licence check and the SBOM completeness check (which make image runs over the
 #     image's SBOM) refuse their broken inputs.
 # Each check first proves it can fail, on a deliberately broken input in test/deploy/.
@@ -110,11 +111,17 @@ must_fail "the Compose schema check" "'service_ready' is not one of" validate_co
 validate_compose compose.yaml | sed 's/^/compose.yaml: /'
 # The documented Podman command (docs/deploy.md): podman-compose reads compose.yaml with the
 # image name that dist/image/image.env gives.
-PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check \
+PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check ADMIN_TOKEN=deploy-check-admin-token \
   .venv/bin/podman-compose -f compose.yaml config >"$work/compose-config.yaml"
 grep -q 'image: localhost/profile-prediction-service:0.1.0-gdeploycheck' "$work/compose-config.yaml" ||
   { cat "$work/compose-config.yaml" >&2; echo "deploy-check: podman-compose did not take PPS_IMAGE" >&2; exit 1; }
 echo "podman-compose 1.6.0 resolves compose.yaml with PPS_IMAGE"
+# .env.example copied and left as it is starts nothing: its secrets are empty, and compose
+# refuses to start without them (the service refuses an ADMIN_TOKEN starting with "change-me").
+must_fail "compose with .env.example unedited" "required variable POSTGRES_PASSWORD is missing a value" \
+  env -u POSTGRES_PASSWORD -u ADMIN_TOKEN .venv/bin/podman-compose --env-file .env.example -f compose.yaml config
+must_fail "compose with .env.example unedited" "required variable ADMIN_TOKEN is missing a value" \
+  env -u ADMIN_TOKEN POSTGRES_PASSWORD=deploy-check .venv/bin/podman-compose --env-file .env.example -f compose.yaml config
 # Each of the three services resolves with a bounded log (the x-logging anchor, once each).
 [ "$(grep -c '^    logging:' "$work/compose-config.yaml")" = 3 ] && grep -q 'max-size: 10m' "$work/compose-config.yaml" ||
   { cat "$work/compose-config.yaml" >&2; echo "deploy-check: compose.yaml does not bound every container's log" >&2; exit 1; }
