@@ -5,8 +5,9 @@
 #     values and with ci/production-values.yaml, each piped into kubeconform -strict for two
 #     Kubernetes minor versions (schemas from kubernetes-validate; ServiceMonitor and
 #     PrometheusRule are CRDs with no schema there, so they alone are skipped) and into
-#     check-chart-manifests.mjs (hook accounts, selectors, checksums, probe timeouts: the
-#     rules a schema cannot see); the alerts into check-alert-rules.mjs (PromQL, series the
+#     check-chart-manifests.mjs (hook accounts, selectors, checksums, probe timeouts, the
+#     NetworkPolicy that keeps the admin port off the pod network: the rules a schema
+#     cannot see); the alerts into check-alert-rules.mjs (PromQL, series the
 #     service exports, its scrape job).
 #  2. compose.yaml against the Compose Specification schema (check-jsonschema), and
 #     podman-compose's reading of it: with .env.example unedited it refuses to start.
@@ -70,7 +71,10 @@ must_fail "the manifest rules" "Service pps-profile-prediction-service selects t
 must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "nginx.ingress.kubernetes.io/proxy-read-timeout is unset (nginx's 60 s)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "no NetworkPolicy selects its pods, so every pod in the cluster reaches its admin port (3001)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "lets every peer in to the admin port (3001)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-network-policy.yaml
 must_fail "the chart's alerts" "prometheusRule.enabled needs serviceMonitor.enabled" render --values test/deploy/values-rule-without-monitor.yaml
+must_fail "the chart's NetworkPolicy" "serviceMonitor.enabled needs networkPolicy.adminFrom" render --values test/deploy/values-monitor-without-admin-peers.yaml
 for expected in "NotPromQL: its expression is not valid PromQL" "RenamedMetric: reads http_requests_count, which the service does not export" \
   "OtherJob: a selector of http_requests_total reads job someone-else" "NoSeverity: needs an alert name, labels.severity"; do
   must_fail "the alert rules check" "$expected" node scripts/deploy/check-alert-rules.mjs test/deploy/broken-alert-rules.yaml
@@ -80,9 +84,9 @@ done
 # ingress: the defaults with an Ingress and no annotations, so the chart's own timeouts are checked.
 for values in default ingress production; do
   args=()
-  expect=()
-  [ "$values" = ingress ] && args=(--values test/deploy/values-ingress.yaml) && expect=(--expect Ingress)
-  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor --expect PrometheusRule)
+  expect=(--expect NetworkPolicy)
+  [ "$values" = ingress ] && args=(--values test/deploy/values-ingress.yaml) && expect+=(--expect Ingress)
+  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect+=(--expect Ingress --expect ServiceMonitor --expect PrometheusRule)
   for version in "${KUBERNETES_VERSIONS[@]}"; do
     "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"
     echo "-- $values values, Kubernetes $version"
