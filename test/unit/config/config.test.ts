@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       adminHost: '127.0.0.1',
       adminPort: 3001,
       adminToken: undefined,
+      adminTokenFailuresPerMinute: 10,
       databaseUrl: undefined,
       dataDir: './.data',
       redisUrl: undefined,
