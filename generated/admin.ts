@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Export everything stored for an account
-         * @description One JSON document, streamed as it is read (no envelope): the account, its keys (prefixes), its ledger, its snaps (the request as stored and the prediction), its comms analyses, its idempotency replays and the audit records of its erasures. For answering an access request.
+         * @description One JSON document, streamed as it is read (no envelope): the account, its keys (prefixes), its ledger, its snaps (the request as stored and the prediction), its comms analyses, its idempotency replays and the audit records of its erasures. For answering an access request. A failure after the 200 was sent (the database failing between two pages) cuts the connection before the body's end: the client sees an aborted body, never a response that ends as if complete, and must treat it as a failed export.
          */
         get: operations["exportAccountData"];
         put?: never;
@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Export everything stored about one person within an account
-         * @description One JSON document, streamed as it is read (no envelope): the account's snaps about the person of this name (matched as in `erasePerson`), their comms analyses and their replays.
+         * @description One JSON document, streamed as it is read (no envelope): the account's snaps about the person of this name (matched as in `erasePerson`), their comms analyses and their replays. A failure after the 200 was sent (the database failing between two pages) cuts the connection before the body's end: the client sees an aborted body, never a response that ends as if complete, and must treat it as a failed export.
          */
         post: operations["exportPersonData"];
         delete?: never;
@@ -678,6 +678,17 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedBody"];
             };
         };
+        /** @description This client address sent 10 wrong bearer tokens (`ADMIN_TOKEN_FAILURES_PER_MINUTE`) within a minute: each of its admin requests is refused, the right token included, until the minute ends. Counted per process and per address (the socket's: the admin listener trusts no proxy). */
+        TooManyTokenFailures: {
+            headers: {
+                /** @description Whole seconds until the address's minute ends. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description A body was sent as something other than `application/json`, or compressed with a `Content-Encoding` other than `gzip`, `deflate` or `br`. */
         UnsupportedMediaType: {
             headers: {
@@ -734,6 +745,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     getAccount: {
@@ -762,6 +774,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     addCredits: {
@@ -795,6 +808,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     getAccountRateLimit: {
@@ -823,6 +837,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     setAccountRateLimit: {
@@ -856,6 +871,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     getAccountUsage: {
@@ -893,6 +909,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     createApiKey: {
@@ -922,6 +939,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     deactivateApiKey: {
@@ -950,6 +968,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     eraseSnap: {
@@ -977,6 +996,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     eraseAccountData: {
@@ -1005,6 +1025,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     erasePerson: {
@@ -1038,6 +1059,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     exportAccountData: {
@@ -1064,6 +1086,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     exportPersonData: {
@@ -1095,6 +1118,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyTokenFailures"];
         };
     };
     getHealth: {

@@ -2,7 +2,9 @@
 # `make contract`: proves openapi/openapi.yaml against the live service, built as shipped.
 #   1. starts `node dist/src/app/main.js` against a throwaway PostgreSQL and Redis, with the
 #      rate limit raised so that it cannot make the run flaky (the real limit of 120 has
-#      its own test: test/integration/rate-limit.test.ts);
+#      its own test: test/integration/rate-limit.test.ts), and the admin listener's limit on
+#      wrong tokens too (the ignored_auth check sends one per admin operation and more;
+#      that limit's test: test/integration/admin.test.ts);
 #   2. creates an account with enough credits through the admin API;
 #   3. runs Schemathesis (settings and every override, with its reason: schemathesis.toml)
 #      with every check and every phase on the strict copy of the spec that the build
@@ -51,7 +53,7 @@ credits=1000000
 echo "contract: starting the service on $base_url (log: test-output/contract/server.log)"
 env HOST=127.0.0.1 PORT="$port" ADMIN_HOST=127.0.0.1 ADMIN_PORT="$admin_port" ADMIN_TOKEN="$admin_token" \
   DATABASE_URL="$DATABASE_URL" REDIS_URL="$REDIS_URL" RATE_LIMIT_REDIS_PREFIX="pps:contract:" \
-  RATE_LIMIT_MAX=1000000000 ACCOUNT_RATE_LIMIT_MAX=1000000000 LOG_LEVEL="${LOG_LEVEL:-warn}" \
+  RATE_LIMIT_MAX=1000000000 ACCOUNT_RATE_LIMIT_MAX=1000000000 ADMIN_TOKEN_FAILURES_PER_MINUTE=1000000000 LOG_LEVEL="${LOG_LEVEL:-warn}" \
   node dist/src/app/main.js >"$out/server.log" 2>&1 &
 server_pid=$!
 stop_server() {

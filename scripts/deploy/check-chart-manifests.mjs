@@ -14,6 +14,9 @@
  *      SHUTDOWN_TIMEOUT_SECONDS (at least the longest paid call): nginx's 60 s would cut a
  *      longer call off with a 504 while the service still runs it (docs/deploy.md, "The Helm chart").
  *   5. Each kind named with --expect is rendered (e.g. Ingress when ingress.enabled).
+ *   6. The admin port is off the pod network: a NetworkPolicy selects the Deployment's pods,
+ *      and each of its rules that lets the admin port in names its peers (the image listens
+ *      there on every interface, and the admin API is behind a token alone otherwise).
  *
  *   node scripts/deploy/check-chart-manifests.mjs MANIFESTS.yaml [--expect Kind]...
  */
@@ -104,8 +107,26 @@ for (const kind of values.expect ?? []) {
   if (!manifests.some((m) => m.kind === kind)) problems.push(`no ${kind} was rendered, though the values enable one`);
 }
 
+// 6. The admin port off the pod network.
+for (const deployment of deployments) {
+  const labels = deployment.spec?.template?.metadata?.labels ?? {};
+  const admin = (deployment.spec?.template?.spec?.containers ?? []).flatMap((c) => c.ports ?? []).find((p) => p.name === 'admin');
+  if (!admin) continue;
+  const policies = manifests.filter((m) => {
+    const selector = m.spec?.podSelector?.matchLabels ?? {};
+    return m.kind === 'NetworkPolicy' && (m.spec?.policyTypes ?? ['Ingress']).includes('Ingress') && (Object.keys(selector).length === 0 || selects(selector, labels));
+  });
+  if (policies.length === 0) problems.push(`${named(deployment)}: no NetworkPolicy selects its pods, so every pod in the cluster reaches its admin port (${admin.containerPort})`);
+  for (const policy of policies) {
+    for (const rule of policy.spec?.ingress ?? []) {
+      const letsAdminIn = !rule.ports?.length || rule.ports.some((/** @type {any} */ p) => p.port === 'admin' || p.port === admin.containerPort);
+      if (letsAdminIn && !rule.from?.length) problems.push(`${named(policy)} lets every peer in to the admin port (${admin.containerPort}) of ${named(deployment)}: a rule that opens it must name its peers (from)`);
+    }
+  }
+}
+
 if (problems.length > 0) {
   process.stderr.write(`chart manifests (${file}): ${problems.length} problems:\n  ${problems.join('\n  ')}\n`);
   process.exit(1);
 }
-console.log(`chart manifests (${file}): ${manifests.length} resources; hook accounts, selectors, checksums, probe and ingress timeouts hold`);
+console.log(`chart manifests (${file}): ${manifests.length} resources; hook accounts, selectors, checksums, probe and ingress timeouts, the admin port's NetworkPolicy hold`);

@@ -5,10 +5,12 @@
 #     values and with ci/production-values.yaml, each piped into kubeconform -strict for two
 #     Kubernetes minor versions (schemas from kubernetes-validate; ServiceMonitor and
 #     PrometheusRule are CRDs with no schema there, so they alone are skipped) and into
-#     check-chart-manifests.mjs (hook accounts, selectors, checksums, probe timeouts: the
-#     rules a schema cannot see); the alerts into check-alert-rules.mjs (PromQL, series the
+#     check-chart-manifests.mjs (hook accounts, selectors, checksums, probe timeouts, the
+#     NetworkPolicy that keeps the admin port off the pod network: the rules a schema
+#     cannot see); the alerts into check-alert-rules.mjs (PromQL, series the
 #     service exports, its scrape job).
-#  2. compose.yaml against the Compose Specification schema (check-jsonschema).
+#  2. compose.yaml against the Compose Specification schema (check-jsonschema), and
+#     podman-compose's reading of it: with .env.example unedited it refuses to start.
 #  3. The licence check and the SBOM completeness check (which make image runs over the
 #     image's SBOM) refuse their broken inputs.
 # Each check first proves it can fail, on a deliberately broken input in test/deploy/.
@@ -69,7 +71,10 @@ must_fail "the manifest rules" "Service pps-profile-prediction-service selects t
 must_fail "the manifest rules" "no checksum/secret annotation" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "nginx.ingress.kubernetes.io/proxy-read-timeout is unset (nginx's 60 s)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "no NetworkPolicy selects its pods, so every pod in the cluster reaches its admin port (3001)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
+must_fail "the manifest rules" "lets every peer in to the admin port (3001)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-network-policy.yaml
 must_fail "the chart's alerts" "prometheusRule.enabled needs serviceMonitor.enabled" render --values test/deploy/values-rule-without-monitor.yaml
+must_fail "the chart's NetworkPolicy" "serviceMonitor.enabled needs networkPolicy.adminFrom" render --values test/deploy/values-monitor-without-admin-peers.yaml
 for expected in "NotPromQL: its expression is not valid PromQL" "RenamedMetric: reads http_requests_count, which the service does not export" \
   "OtherJob: a selector of http_requests_total reads job someone-else" "NoSeverity: needs an alert name, labels.severity"; do
   must_fail "the alert rules check" "$expected" node scripts/deploy/check-alert-rules.mjs test/deploy/broken-alert-rules.yaml
@@ -79,9 +84,9 @@ done
 # ingress: the defaults with an Ingress and no annotations, so the chart's own timeouts are checked.
 for values in default ingress production; do
   args=()
-  expect=()
-  [ "$values" = ingress ] && args=(--values test/deploy/values-ingress.yaml) && expect=(--expect Ingress)
-  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect=(--expect Ingress --expect NetworkPolicy --expect ServiceMonitor --expect PrometheusRule)
+  expect=(--expect NetworkPolicy)
+  [ "$values" = ingress ] && args=(--values test/deploy/values-ingress.yaml) && expect+=(--expect Ingress)
+  [ "$values" = production ] && args=(--values "$chart/ci/production-values.yaml") && expect+=(--expect Ingress --expect ServiceMonitor --expect PrometheusRule)
   for version in "${KUBERNETES_VERSIONS[@]}"; do
     "$helm" template pps "$chart" --kube-version "$version" "${args[@]}" >"$work/$values-$version.yaml"
     echo "-- $values values, Kubernetes $version"
@@ -110,11 +115,17 @@ must_fail "the Compose schema check" "'service_ready' is not one of" validate_co
 validate_compose compose.yaml | sed 's/^/compose.yaml: /'
 # The documented Podman command (docs/deploy.md): podman-compose reads compose.yaml with the
 # image name that dist/image/image.env gives.
-PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check \
+PPS_IMAGE=localhost/profile-prediction-service:0.1.0-gdeploycheck POSTGRES_PASSWORD=deploy-check ADMIN_TOKEN=deploy-check-admin-token \
   .venv/bin/podman-compose -f compose.yaml config >"$work/compose-config.yaml"
 grep -q 'image: localhost/profile-prediction-service:0.1.0-gdeploycheck' "$work/compose-config.yaml" ||
   { cat "$work/compose-config.yaml" >&2; echo "deploy-check: podman-compose did not take PPS_IMAGE" >&2; exit 1; }
 echo "podman-compose 1.6.0 resolves compose.yaml with PPS_IMAGE"
+# .env.example copied and left as it is starts nothing: its secrets are empty, and compose
+# refuses to start without them (the service refuses an ADMIN_TOKEN starting with "change-me").
+must_fail "compose with .env.example unedited" "required variable POSTGRES_PASSWORD is missing a value" \
+  env -u POSTGRES_PASSWORD -u ADMIN_TOKEN .venv/bin/podman-compose --env-file .env.example -f compose.yaml config
+must_fail "compose with .env.example unedited" "required variable ADMIN_TOKEN is missing a value" \
+  env -u ADMIN_TOKEN POSTGRES_PASSWORD=deploy-check .venv/bin/podman-compose --env-file .env.example -f compose.yaml config
 # Each of the three services resolves with a bounded log (the x-logging anchor, once each).
 [ "$(grep -c '^    logging:' "$work/compose-config.yaml")" = 3 ] && grep -q 'max-size: 10m' "$work/compose-config.yaml" ||
   { cat "$work/compose-config.yaml" >&2; echo "deploy-check: compose.yaml does not bound every container's log" >&2; exit 1; }

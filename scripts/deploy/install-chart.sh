@@ -93,7 +93,7 @@ doc chart-install
 grep -q 'the pod of Job pps-profile-prediction-service-migrate was admitted, as ServiceAccount pps-profile-prediction-service-migrate' "$work/fake-job-runner.log" ||
   fail "the migration hook's pod did not run under its own ServiceAccount"
 [ "$(helm status pps -o json | node -pe 'JSON.parse(require("fs").readFileSync(0)).info.status')" = deployed ] || fail "release pps is not deployed"
-expected="deployment.apps/pps-profile-prediction-service horizontalpodautoscaler.autoscaling/pps-profile-prediction-service poddisruptionbudget.policy/pps-profile-prediction-service service/pps-profile-prediction-service serviceaccount/pps-profile-prediction-service serviceaccount/pps-profile-prediction-service-migrate"
+expected="deployment.apps/pps-profile-prediction-service horizontalpodautoscaler.autoscaling/pps-profile-prediction-service networkpolicy.networking.k8s.io/pps-profile-prediction-service poddisruptionbudget.policy/pps-profile-prediction-service service/pps-profile-prediction-service serviceaccount/pps-profile-prediction-service serviceaccount/pps-profile-prediction-service-migrate"
 found="$(leftovers pps | sort | tr '\n' ' ' | sed 's/ $//')"
 [ "$found" = "$(tr ' ' '\n' <<<"$expected" | sort | tr '\n' ' ' | sed 's/ $//')" ] || fail "the release holds [$found], not [$expected]"
 echo "install-chart: deployed; the hook's pod ran as pps-profile-prediction-service-migrate; the hook Job deleted on success; the API server holds: $found"

@@ -42,7 +42,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     logger,
   };
   const accountRateLimits = { limit: config.accountRateLimitMax, windowSeconds: config.rateLimitWindowSeconds };
-  const adminApp = createAdminApp(config.adminToken, config.validateResponses, services, logger, ops, accountRateLimits);
+  const adminApp = createAdminApp(config.adminToken, config.validateResponses, services, logger, ops, accountRateLimits, config.adminTokenFailuresPerMinute);
   const admin = await listen(adminApp, adminDrain, config.adminPort, config.adminHost, config.requestTimeoutSeconds);
   let closing: Promise<void> | undefined;
   return {

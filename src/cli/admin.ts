@@ -3,6 +3,7 @@
  * Reads ADMIN_TOKEN, and ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT).
  */
 import { createInterface } from 'node:readline';
+import { JsonDocumentEnd } from './json-document-end';
 
 const USAGE = `usage: npm run admin -- <command>
   create-account <name> <credits>   create an account and its first API key (shown once)
@@ -102,11 +103,32 @@ async function main(): Promise<number> {
     body: request.body ? JSON.stringify(request.body) : undefined,
   });
   if (request.streamed && response.ok && response.body) {
-    for await (const chunk of response.body) await write(chunk);
-    return 0;
+    const incomplete = await copyDocument(response.body);
+    if (!incomplete) return 0;
+    process.stderr.write(`admin: the export is incomplete: ${incomplete}; discard what was written to stdout and run the command again\n`);
+    return 1;
   }
   process.stdout.write(`${JSON.stringify(await response.json(), null, 2)}\n`);
   return response.ok ? 0 : 1;
+}
+
+/**
+ * Copies a streamed document to stdout as it comes. A server that fails after its 200
+ * cuts the connection (src/http/error-mapper.ts); a body that ends before the document
+ * closes is incomplete too. Says why the copy is incomplete, or nothing when it is whole.
+ */
+async function copyDocument(body: AsyncIterable<Uint8Array>): Promise<string | undefined> {
+  const end = new JsonDocumentEnd();
+  try {
+    for await (const chunk of body) {
+      end.feed(chunk);
+      await write(chunk);
+    }
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    return `the connection ended before the document did (${err instanceof Error ? err.message : String(err)}${cause})`;
+  }
+  return end.reached ? undefined : 'the answer ended before the document did';
 }
 
 function write(chunk: Uint8Array): Promise<void> {

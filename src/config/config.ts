@@ -4,6 +4,7 @@
  * Every variable is documented in docs/operations.md, "Configuration".
  */
 import { readAccountMaxInFlight, readMaxRequestsInFlight } from './admission';
+import { readAdminToken } from './admin-token';
 import { readFailureBudget, type FailureBudgetConfig } from './failure-budget';
 import { readRedisUrl } from './redis-url';
 import { readTimeBudget, type TimeBudget } from './time-budget';
@@ -26,6 +27,8 @@ export interface Config {
   adminPort: number;
   /** No token: the admin routes answer 404 (the admin listener still serves health, readiness and metrics). */
   adminToken: string | undefined;
+  /** Wrong admin tokens one client address may send per minute before its admin requests are refused (429) for the rest of it. */
+  adminTokenFailuresPerMinute: number;
   /** PostgreSQL connection string; unset: embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolMax: number;
@@ -83,7 +86,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     port: read.integer('PORT', 3000, { min: 0, max: 65535 }),
     adminHost: read.string('ADMIN_HOST', '127.0.0.1'),
     adminPort: read.integer('ADMIN_PORT', 3001, { min: 0, max: 65535 }),
-    adminToken: read.optionalString('ADMIN_TOKEN', { minLength: 16 }),
+    adminToken: readAdminToken(read),
+    adminTokenFailuresPerMinute: read.integer('ADMIN_TOKEN_FAILURES_PER_MINUTE', 10, { min: 1, max: 1_000_000_000 }),
     databaseUrl: read.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolMax: read.integer('DATABASE_POOL_MAX', 10, { min: 1, max: 1000 }),
     dataDir: read.string('DATA_DIR', './.data'),

@@ -27,6 +27,7 @@ export const MESSAGES = {
   idempotencyInProgress: 'A request with this Idempotency-Key is still being processed',
   idempotencyMismatch: 'Idempotency-Key was already used with a different request',
   invalidAdminToken: 'Invalid admin token',
+  tooManyAdminTokenFailures: 'Too many requests with a wrong admin token from this address',
   accountNotFound: 'Account not found',
   keyNotFound: 'API key not found',
   usageRangeEmpty: 'to must be after from',

@@ -1,7 +1,7 @@
 /**
  * The admin listener (openapi/admin.yaml). First the ops endpoints (/healthz, /readyz,
  * /metrics): no token, and served whether or not the admin API is on. Then, with an
- * ADMIN_TOKEN, the product-internal admin API: bearer token, JSON body, spec validation
+ * ADMIN_TOKEN, the product-internal admin API: a limit on wrong tokens per address, bearer token, JSON body, spec validation
  * (its validator built by the first admin request: no start waits for it),
  * the streamed exports, handlers by operationId, the one error mapper; without one, a 404 that says it is off.
  */
@@ -18,6 +18,7 @@ import { errorMapper } from './error-mapper';
 import { adminHandlers } from './handlers/admin';
 import { jsonBody } from './json-body';
 import { bindOperations } from './openapi/operations';
+import { rateLimitAdminTokenFailures } from './rate-limit';
 import { EXPORT_OPERATIONS, exportRoutes } from './routes/export-routes';
 import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './routes/ops-routes';
 import { requestLog } from './request-log';
@@ -31,6 +32,7 @@ export function createAdminApp(
   logger: Logger,
   ops: OpsDependencies,
   accountRateLimits: AccountRateLimitDefaults,
+  adminTokenFailuresPerMinute: number,
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -43,6 +45,7 @@ export function createAdminApp(
     return app;
   }
   app.use(requestLog(logger.child({ listener: 'admin' })));
+  app.use(rateLimitAdminTokenFailures(adminTokenFailuresPerMinute));
   app.use(adminTokenAuth(adminToken));
   app.use(jsonBody());
   app.use(specValidatorOnFirstUse(SPEC_PATHS.admin, validateResponses));

@@ -42,8 +42,11 @@ export const errorMapper = (isOutage: OutageClassifier): ErrorRequestHandler => 
   const error = toAppError(err, req, isOutage);
   const status = STATUS_OF[error.kind];
   if (status >= 500 && !EXPECTED.has(error.kind)) logServerError(req, error);
+  // A streamed answer (an export) already sent its 200 and part of its body: ending it
+  // cleanly would pass the part for the whole. Destroying the socket leaves the body
+  // unfinished (no closing chunk), which every client reads as a failure.
   if (res.headersSent) {
-    res.end();
+    res.destroy();
     return;
   }
   if (err && typeof err === 'object' && 'headers' in err && err.headers && typeof err.headers === 'object') {

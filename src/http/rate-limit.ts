@@ -10,9 +10,10 @@
  *   headers stay the per-IP limit's.
  * Both describe themselves in the IETF draft headers RateLimit-Policy and RateLimit
  * (express-rate-limit's `standardHeaders: 'draft-8'`), as the policies "ip" and "account".
+ * And the admin listener's limit on wrong tokens, per client address, in this process.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit, type Store } from 'express-rate-limit';
+import { rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import { AppError } from '../domain/app-error';
 import { MESSAGES } from '../domain/messages';
 
@@ -69,17 +70,47 @@ export function rateLimitByAccount(options: RateLimitOptions): RequestHandler {
     requestPropertyName: 'accountRateLimit',
     handler: (req, _res, next) => {
       options.onLimited?.();
-      const resetTime = req.accountRateLimit?.resetTime;
-      const retryAfterSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : options.windowSeconds;
+      const retryAfterSeconds = secondsToReset(req.accountRateLimit, options.windowSeconds);
       next(new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyRequests, retryAfterSeconds }));
     },
   });
 }
 
+const ADMIN_TOKEN_FAILURE_WINDOW_SECONDS = 60;
+
+/**
+ * Before the admin token is compared: an address that sent `failuresPerMinute` wrong tokens
+ * (401s) within the minute gets 429 with Retry-After for every admin request, the right
+ * token included, until the minute ends, so a guess is never checked past the limit.
+ * Other answers are not counted (express-rate-limit's `skipSuccessfulRequests`, which
+ * counts a request while it is in flight and takes it back when it ends other than 401).
+ * The address is the socket's: the admin listener trusts no proxy.
+ * @see https://express-rate-limit.mintlify.app/reference/configuration#skipsuccessfulrequests
+ */
+export function rateLimitAdminTokenFailures(failuresPerMinute: number): RequestHandler {
+  return rateLimit({
+    windowMs: ADMIN_TOKEN_FAILURE_WINDOW_SECONDS * 1000,
+    limit: failuresPerMinute,
+    skipSuccessfulRequests: true,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
+    standardHeaders: false,
+    legacyHeaders: false,
+    validate: { xForwardedForHeader: false },
+    handler: (req, _res, next) => {
+      const retryAfterSeconds = secondsToReset(req.rateLimit, ADMIN_TOKEN_FAILURE_WINDOW_SECONDS);
+      next(new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyAdminTokenFailures, retryAfterSeconds }));
+    },
+  });
+}
+
+function secondsToReset(info: RateLimitInfo | undefined, windowSeconds: number): number {
+  return info?.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+}
+
 function setRateLimitHeaders(req: Request, res: Response, windowSeconds: number): number {
   const info = req.rateLimit;
   if (!info) return windowSeconds;
-  const resetSeconds = info.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+  const resetSeconds = secondsToReset(info, windowSeconds);
   res.setHeader('X-RateLimit-Limit', String(info.limit));
   res.setHeader('X-RateLimit-Remaining', String(info.remaining));
   res.setHeader('X-RateLimit-Reset', String(resetSeconds));

@@ -169,6 +169,32 @@ describe('admin API', () => {
   });
 });
 
+describe('admin API: wrong tokens', () => {
+  test('when one address sends 10 wrong tokens, then its next request is answered 429 in the envelope with Retry-After, the right token included; other answers never counted', async () => {
+    // A server of its own: the other tests share 127.0.0.1, which this one locks out.
+    const guarded = await startTestServer();
+    const from = (token: string) => fetch(`${guarded.adminUrl}/admin/v1/accounts/999999999`, { headers: { authorization: `Bearer ${token}` } });
+    try {
+      // Right tokens (a 404 here) are not counted against the address, however many.
+      for (let i = 0; i < 15; i += 1) expect((await from(TEST_ADMIN_TOKEN)).status).toBe(404);
+      for (let i = 0; i < 10; i += 1) expect((await from(`wrong-token-${i}`)).status).toBe(401);
+
+      const refused = await from(TEST_ADMIN_TOKEN);
+      const message = 'Too many requests with a wrong admin token from this address';
+      expect({ status: refused.status, body: await bodyOf(refused) }).toEqual({
+        status: 429,
+        body: { success: false, message, error: message, statusCode: 429, timestamp: expect.any(String) },
+      });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      // Probes and scrapers are not behind the token, nor behind its limit.
+      expect((await fetch(`${guarded.adminUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 /** Runs the built CLI (make integration builds first), as `npm run admin` does. */
 describe('admin CLI', () => {
   const run = promisify(execFile);

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { hashApiKey } from '../../src/domain/api-keys';
 import { createAccount } from '../support/factories';
+import { holdTableLock } from '../support/statement-waits';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
@@ -40,30 +41,20 @@ describe('API-key cache', () => {
     // a cache that let each miss look the key up would ask 100 times. Not until all 1,000 wait: the
     // locked lookup is cut at STATEMENT_SECONDS (an outage, 503), and a loaded machine can take
     // longer than that to send 1,000 requests. The rest find the lookup still waiting or its answer.
-    let unlock: () => void = () => undefined;
-    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
-    let locked: () => void = () => undefined;
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-    const locking = db.transaction(async (trx) => {
-      await trx.raw('LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE');
-      locked();
-      await unlocked;
-    });
+    const unlock = await holdTableLock(db, 'api_keys');
     try {
-      await lockTaken;
       const askedBefore = callers.asked;
       // An empty body is refused by validation, which runs after authentication: nothing is charged.
       const answers = Promise.all(
         Array.from({ length: 1000 }, async () => (await server.post('/api/v1/snap', {}, { 'x-api-key': account.apiKey })).status),
       );
       await until(() => callers.asked - askedBefore >= 100, 120_000);
-      unlock();
-      await locking;
+      await unlock();
       const statuses = await answers;
       expect(new Set(statuses)).toEqual(new Set([400]));
       expect(lookups.count).toBe(1);
     } finally {
-      unlock();
+      await unlock();
       lookups.stop();
     }
   }, 300_000);

@@ -15,6 +15,7 @@ import { knex, type Knex } from 'knex';
 import { bodyOf } from '../support/json';
 import { createAccount, PERSON } from '../support/factories';
 import { pgliteSql } from '../support/pglite-sql';
+import { untilPoolAnswers } from '../support/pool-answers';
 import { spawnServer } from '../support/spawned-server';
 import { requireEnv, startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
@@ -78,29 +79,10 @@ async function terminateHeldStatement(): Promise<void> {
   await db.raw('SELECT pg_terminate_backend(?)', [pid]);
 }
 
-/**
- * The terminated connection goes back to the service's pool an instant before its
- * socket's end is seen, and the next query there would fail (503, charging nothing):
- * wait until the service's own queries answer again.
- */
-async function untilServicePoolAnswers(): Promise<void> {
-  let answered = 0;
-  await until(
-    async () => {
-      answered = await server.services.db.raw('select 1').then(
-        () => answered + 1,
-        () => 0,
-      );
-      return answered >= 5;
-    },
-    { intervalMs: 0, what: "five answers in a row from the service's pool after the terminated backend" },
-  );
-}
-
 /** POSTs, terminating the charging statement's backend meanwhile. */
 async function postTerminated(path: string, body: unknown, apiKey: string): Promise<Response> {
   const [response] = await Promise.all([server.post(path, body, { 'x-api-key': apiKey }), terminateHeldStatement()]);
-  await untilServicePoolAnswers();
+  await untilPoolAnswers(server.services.db);
   return response;
 }
 

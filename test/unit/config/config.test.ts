@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       adminHost: '127.0.0.1',
       adminPort: 3001,
       adminToken: undefined,
+      adminTokenFailuresPerMinute: 10,
       databaseUrl: undefined,
       dataDir: './.data',
       redisUrl: undefined,
@@ -228,6 +229,23 @@ describe('loadConfig', () => {
   ])('when %s is %p, then startup stops with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  test.each([
+    ['.env.example\'s old placeholder', 'change-me-to-a-long-random-secret'],
+    ['docs/operations.md\'s old example', 'change-me-to-a-long-secret'],
+    ['a short placeholder', 'change-me'],
+    ['any value starting so', 'CHANGEME-0123456789abcdef'],
+  ])('when ADMIN_TOKEN is %s, then startup refuses it, saying how to make one, without echoing it', (_name, token) => {
+    expect(() => loadConfig({ ADMIN_TOKEN: token })).toThrow(ConfigError);
+    // An Error given to toThrow: the whole message is compared, so the token is not in it.
+    expect(() => loadConfig({ ADMIN_TOKEN: token })).toThrow(
+      new Error('Invalid configuration: ADMIN_TOKEN is a placeholder (it starts with "change-me"): set a random secret of your own, e.g. the output of openssl rand -hex 32'),
+    );
+  });
+
+  test('when ADMIN_TOKEN is a random secret that merely contains change-me, then it is taken', () => {
+    expect(loadConfig({ ADMIN_TOKEN: '3f9c0a-change-me-7be1d2' }).adminToken).toBe('3f9c0a-change-me-7be1d2');
   });
 
   test('when a URL with a password is invalid, then the message does not repeat it', () => {
