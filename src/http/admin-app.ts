@@ -18,7 +18,6 @@ import { errorMapper } from './error-mapper';
 import { adminHandlers } from './handlers/admin';
 import { jsonBody } from './json-body';
 import { bindOperations } from './openapi/operations';
-import { rateLimitAdminTokenFailures } from './rate-limit';
 import { EXPORT_OPERATIONS, exportRoutes } from './routes/export-routes';
 import { OPS_OPERATIONS, opsRoutes, type OpsDependencies } from './routes/ops-routes';
 import { requestLog } from './request-log';
@@ -45,8 +44,7 @@ export function createAdminApp(
     return app;
   }
   app.use(requestLog(logger.child({ listener: 'admin' })));
-  app.use(rateLimitAdminTokenFailures(adminTokenFailuresPerMinute));
-  app.use(adminTokenAuth(adminToken));
+  app.use(adminTokenAuth(adminToken, adminTokenFailuresPerMinute));
   app.use(jsonBody());
   app.use(specValidatorOnFirstUse(SPEC_PATHS.admin, validateResponses));
   app.use(exportRoutes(services.personalData));

@@ -10,7 +10,6 @@
  *   headers stay the per-IP limit's.
  * Both describe themselves in the IETF draft headers RateLimit-Policy and RateLimit
  * (express-rate-limit's `standardHeaders: 'draft-8'`), as the policies "ip" and "account".
- * And the admin listener's limit on wrong tokens, per client address, in this process.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
@@ -76,34 +75,8 @@ export function rateLimitByAccount(options: RateLimitOptions): RequestHandler {
   });
 }
 
-const ADMIN_TOKEN_FAILURE_WINDOW_SECONDS = 60;
-
-/**
- * Before the admin token is compared: an address that sent `failuresPerMinute` wrong tokens
- * (401s) within the minute gets 429 with Retry-After for every admin request, the right
- * token included, until the minute ends, so a guess is never checked past the limit.
- * Other answers are not counted (express-rate-limit's `skipSuccessfulRequests`, which
- * counts a request while it is in flight and takes it back when it ends other than 401).
- * The address is the socket's: the admin listener trusts no proxy.
- * @see https://express-rate-limit.mintlify.app/reference/configuration#skipsuccessfulrequests
- */
-export function rateLimitAdminTokenFailures(failuresPerMinute: number): RequestHandler {
-  return rateLimit({
-    windowMs: ADMIN_TOKEN_FAILURE_WINDOW_SECONDS * 1000,
-    limit: failuresPerMinute,
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    standardHeaders: false,
-    legacyHeaders: false,
-    validate: { xForwardedForHeader: false },
-    handler: (req, _res, next) => {
-      const retryAfterSeconds = secondsToReset(req.rateLimit, ADMIN_TOKEN_FAILURE_WINDOW_SECONDS);
-      next(new AppError({ kind: 'rate_limited', message: MESSAGES.tooManyAdminTokenFailures, retryAfterSeconds }));
-    },
-  });
-}
-
-function secondsToReset(info: RateLimitInfo | undefined, windowSeconds: number): number {
+/** Whole seconds until the window of `info` ends (the whole window when it says nothing). */
+export function secondsToReset(info: Pick<RateLimitInfo, 'resetTime'> | undefined, windowSeconds: number): number {
   return info?.resetTime ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
 }
 

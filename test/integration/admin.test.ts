@@ -8,6 +8,7 @@ import { SPEC_PATHS } from '../../src/support/project-root';
 import { bodyOf } from '../support/json';
 import { createAccount, ledgerOf, PERSON } from '../support/factories';
 import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../support/test-server';
+import { holdTableLock, WAITING_FOR_A_LOCK } from '../support/statement-waits';
 import { until } from '../support/until';
 
 let server: TestServer;
@@ -189,6 +190,35 @@ describe('admin API: wrong tokens', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       // Probes and scrapers are not behind the token, nor behind its limit.
       expect((await fetch(`${guarded.adminUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('admin API: right tokens at once', () => {
+  test('when more requests with the right token than the bound on wrong ones are in flight at once, then none is refused', async () => {
+    const inFlight = 12;
+    const guarded = await startTestServer({ DATABASE_POOL_MAX: String(inFlight + 4) });
+    try {
+      // accounts is locked until every request waits on it (or was answered without it).
+      const release = await holdTableLock(guarded.services.db, 'accounts');
+      let answered = 0;
+      const statuses = Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          const response = await fetch(`${guarded.adminUrl}/admin/v1/accounts/999999999`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+          answered += 1;
+          return response.status;
+        }),
+      );
+      try {
+        await until(async () => answered + Number((await guarded.services.db.raw<{ rows: { waiting: string }[] }>(WAITING_FOR_A_LOCK)).rows[0]?.waiting) >= inFlight, {
+          what: `${inFlight} admin requests waiting on accounts or answered`,
+        });
+      } finally {
+        await release();
+      }
+      expect(await statuses).toEqual(Array.from({ length: inFlight }, () => 404));
     } finally {
       await guarded.close();
     }
