@@ -103,7 +103,7 @@ export interface components {
          * @example Financial auditor
          */
         JobType: string;
-        /** @description A description of a person. Besides each text's length in characters, the texts sent to the model (`notes`, `ageRange`, `jobType`; never the name: where the notes write it, or a capitalised part of it, the model reads "the person") must fit together in 1288 estimated tokens, what their character bounds allow in English text (an estimate, not a tokenizer: a character of Chinese, Japanese or Korean, or one outside the Basic Multilingual Plane such as an emoji, counts as 3 tokens, the most a common tokenizer spends on one; another non-ASCII character as half a token; ASCII as a quarter). Over it the request is the 400 below, nothing charged. */
+        /** @description A description of a person. Besides each text's length in characters, the texts sent to the model (`notes`, `ageRange`, `jobType`; never the name), as the request gives them, must fit together in 1288 estimated tokens, what their character bounds allow in English text (an estimate, not a tokenizer: a character of Chinese, Japanese or Korean, or one outside the Basic Multilingual Plane such as an emoji, counts as 3 tokens, the most a common tokenizer spends on one; another non-ASCII character as half a token; ASCII as a quarter). Over it the request is the 400 below, nothing charged. */
         SnapRequest: {
             name: components["schemas"]["PersonName"];
             notes: components["schemas"]["Notes"];

@@ -121,8 +121,18 @@ for (const deployment of deployments) {
     for (const rule of policy.spec?.ingress ?? []) {
       const letsAdminIn = !rule.ports?.length || rule.ports.some((/** @type {any} */ p) => p.port === 'admin' || p.port === admin.containerPort);
       if (letsAdminIn && !rule.from?.length) problems.push(`${named(policy)} lets every peer in to the admin port (${admin.containerPort}) of ${named(deployment)}: a rule that opens it must name its peers (from)`);
+      for (const peer of letsAdminIn ? (rule.from ?? []) : []) {
+        if (namesEveryone(peer)) problems.push(`${named(policy)} lets ${JSON.stringify(peer)} in to the admin port (${admin.containerPort}) of ${named(deployment)}: every pod or address, not a named peer`);
+      }
     }
   }
+}
+
+/** A NetworkPolicy peer that admits every pod of the cluster (an empty namespace selector with no pod selector) or every address. */
+function namesEveryone(/** @type {any} */ peer) {
+  const empty = (/** @type {any} */ selector) => selector !== undefined && Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+  if (empty(peer.namespaceSelector) && (peer.podSelector === undefined || empty(peer.podSelector))) return true;
+  return peer.ipBlock?.cidr === '0.0.0.0/0' || peer.ipBlock?.cidr === '::/0';
 }
 
 if (problems.length > 0) {

@@ -73,6 +73,8 @@ must_fail "the manifest rules" "readinessProbe has no timeoutSeconds" node scrip
 must_fail "the manifest rules" "nginx.ingress.kubernetes.io/proxy-read-timeout is unset (nginx's 60 s)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "no NetworkPolicy selects its pods, so every pod in the cluster reaches its admin port (3001)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-chart-manifests.yaml
 must_fail "the manifest rules" "lets every peer in to the admin port (3001)" node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-network-policy.yaml
+must_fail "the manifest rules" 'lets {"namespaceSelector":{}} in to the admin port (3001)' node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-network-policy.yaml
+must_fail "the manifest rules" 'lets {"ipBlock":{"cidr":"0.0.0.0/0"}} in to the admin port (3001)' node scripts/deploy/check-chart-manifests.mjs test/deploy/broken-network-policy.yaml
 must_fail "the chart's alerts" "prometheusRule.enabled needs serviceMonitor.enabled" render --values test/deploy/values-rule-without-monitor.yaml
 must_fail "the chart's NetworkPolicy" "serviceMonitor.enabled needs networkPolicy.adminFrom" render --values test/deploy/values-monitor-without-admin-peers.yaml
 for expected in "NotPromQL: its expression is not valid PromQL" "RenamedMetric: reads http_requests_count, which the service does not export" \

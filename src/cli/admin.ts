@@ -119,16 +119,28 @@ async function main(): Promise<number> {
  */
 async function copyDocument(body: AsyncIterable<Uint8Array>): Promise<string | undefined> {
   const end = new JsonDocumentEnd();
-  try {
-    for await (const chunk of body) {
-      end.feed(chunk);
-      await write(chunk);
+  const chunks = body[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await chunks.next();
+    } catch (err) {
+      return `the connection ended before the document did (${describe(err)})`;
     }
-  } catch (err) {
-    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    return `the connection ended before the document did (${err instanceof Error ? err.message : String(err)}${cause})`;
+    if (next.done) break;
+    end.feed(next.value);
+    try {
+      await write(next.value);
+    } catch (err) {
+      return `stdout refused it (${describe(err)})`;
+    }
   }
   return end.reached ? undefined : 'the answer ended before the document did';
+}
+
+function describe(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${err instanceof Error ? err.message : String(err)}${cause}`;
 }
 
 function write(chunk: Uint8Array): Promise<void> {

@@ -30,9 +30,11 @@ export type SnapResult = {
 };
 
 export async function createSnap(deps: CreateSnapDeps, caller: Caller, subject: SnapSubject, context: RequestContext): Promise<Idempotent<SnapResult>> {
+  // Before anything is held: the texts the model is sent fit its token budget (text-tokens.ts),
+  // counted as the client wrote them. The name replaced in the notes ("the person") may add a
+  // few tokens, never so many that English text within the character bounds is refused.
+  assertWithinTokens([subject.notes, subject.ageRange, subject.jobType], SNAP_TEXT_TOKENS, 'notes, ageRange and jobType');
   const anonymous = withoutName(subject);
-  // Before anything is held: the texts the model is sent fit its token budget (text-tokens.ts).
-  assertWithinTokens([anonymous.notes, anonymous.ageRange, anonymous.jobType], SNAP_TEXT_TOKENS, 'notes, ageRange and jobType');
   return paidCall(deps, {
     operation: 'createSnap',
     caller,

@@ -25,20 +25,38 @@ export function withoutName({ name, notes, ageRange, jobType }: SnapSubject): An
   return { notes: notesWithoutName(notes, name), ...(ageRange !== undefined && { ageRange }), ...(jobType !== undefined && { jobType }) };
 }
 
+/** Titles written with a name: not the name, and words of their own in the notes ("Dr."). */
+const TITLES = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'miss', 'prof', 'sir', 'dame', 'rev', 'jr', 'sr']);
+
+/** Scripts written without spaces between words, and Korean, whose particles join the name ("김민수는"). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /**
  * The notes with SUBJECT_REFERENCE where they write the whole name, or a part of it (of two
- * letters or more) capitalised, as a word of its own: "Ada", "Lovelace's", "Al-Farsi". A
- * part in lower case is a word, not the name: with the name "Will Bold", "bold decisions"
- * stays evidence; "Bold" opening a sentence is taken for the name.
+ * letters or more, a title aside) capitalised or in capitals, as a word of its own: "Ada",
+ * "LOVELACE", "Lovelace's", "Al-Farsi", "Luc" of "Jean-Luc", "O’Brien" for "O'Brien". A
+ * part in CJK or Korean script is found inside a run of letters too. A part in lower case
+ * is a word, not the name: with the name "Will Bold", "bold decisions" stays evidence;
+ * "Bold" opening a sentence is taken for the name. An inflected name ("Annának") is not found.
  */
 function notesWithoutName(notes: string, name: string): string {
   const whole = name.replace(/\s+/gu, ' ').trim();
-  const parts = whole.split(' ').map((part) => part.replace(/^\P{L}+|\P{L}+$/gu, '')).filter((part) => [...part].length >= 2);
-  const forms = new Set([whole, ...parts.filter((part) => /^\p{Lu}/u.test(part)), ...parts.map(capitalised)].filter((form) => [...form].length >= 2));
+  const words = whole.split(' ').map((word) => word.replace(/^\P{L}+|\P{L}+$/gu, ''));
+  const parts = [...words, ...words.flatMap((word) => (word.includes('-') ? word.split('-') : []))].filter(
+    (part) => [...part].length >= 2 && !TITLES.has(part.toLowerCase()),
+  );
+  const written = [whole, whole.toUpperCase(), whole.split(' ').map(capitalised).join(' '), ...parts.flatMap((part) => [...(/^\p{Lu}/u.test(part) ? [part] : []), capitalised(part), part.toUpperCase()])];
+  const forms = new Set(written.flatMap((form) => [form, form.replaceAll("'", '’'), form.replaceAll('’', "'")]).filter((form) => [...form].length >= 2));
   if (forms.size === 0) return notes;
-  const longestFirst = [...forms].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
-  const mention = new RegExp(`(?<![\\p{L}\\p{N}])(?:${longestFirst.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
-  return notes.replace(mention, () => SUBJECT_REFERENCE);
+  const longestFirst = [...forms].sort((a, b) => b.length - a.length);
+  const alone = longestFirst.filter((form) => !UNSPACED.test(form)).map(escaped);
+  const inside = longestFirst.filter((form) => UNSPACED.test(form)).map(escaped);
+  const alternatives = [...(alone.length > 0 ? [`(?<![\\p{L}\\p{N}])(?:${alone.join('|')})(?![\\p{L}\\p{N}])`] : []), ...inside];
+  return notes.replace(new RegExp(alternatives.join('|'), 'gu'), () => SUBJECT_REFERENCE);
+}
+
+function escaped(form: string): string {
+  return form.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 }
 
 function capitalised(part: string): string {

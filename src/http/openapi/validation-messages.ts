@@ -117,6 +117,8 @@ function fieldName(path: string): string {
   return rest.join('.');
 }
 
+/** Cut by characters (code points), never inside a surrogate pair: a lone surrogate is refused by strict JSON parsers. */
 function quoted(name: string): string {
-  return name.length > QUOTED_NAME_MAX_CHARS ? `${name.slice(0, QUOTED_NAME_MAX_CHARS)}…` : name;
+  const characters = [...name];
+  return characters.length > QUOTED_NAME_MAX_CHARS ? `${characters.slice(0, QUOTED_NAME_MAX_CHARS).join('')}…` : name;
 }

@@ -78,7 +78,7 @@ class StreamedAnswer {
     this.events += 1;
     if (event.data === '[DONE]') return;
     const chunk = parseChunk(event.data);
-    if (isJsonObject(chunk['error'])) throw new APIError(undefined, chunk['error'], undefined, this.headers);
+    if (isJsonObject(chunk['error'])) throw new APIError(statusOfErrorEvent(chunk['error']), chunk['error'], undefined, this.headers);
     this.model ??= typeof chunk['model'] === 'string' ? chunk['model'] : undefined;
     // Only the last chunk reports the usage: the others are not read for it.
     const reported = chunk['usage'] === undefined || chunk['usage'] === null ? null : reportedUsage(chunk);
@@ -109,6 +109,19 @@ class StreamedAnswer {
       ...(this.usage && { usage: this.usage }),
     };
   }
+}
+
+/**
+ * The HTTP status an error event stands for, read as its answer's would be: llama.cpp's
+ * server gives one as the error's `code` (`{"code": 400, "type": "exceed_context_size_error"}`
+ * for a prompt past its context), OpenAI names a request it refuses `invalid_request_error`
+ * (a 400). Without either (OpenAI's `server_error`), none: the server failing an answer it
+ * had begun (attempt-failure.ts).
+ */
+function statusOfErrorEvent(error: JsonObject): number | undefined {
+  const { code, type } = error;
+  if (typeof code === 'number' && Number.isInteger(code) && code >= 400 && code <= 599) return code;
+  return type === 'invalid_request_error' ? 400 : undefined;
 }
 
 /** An event that is not a JSON object breaks the stream's protocol whatever was asked: the server's failure, an outage (not retried, as an answer without events). */

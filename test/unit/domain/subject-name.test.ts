@@ -30,6 +30,13 @@ describe('withoutName', () => {
     ['a part inside another word', 'Ada Lovelace', 'Adam reads Adagio.', 'Adam reads Adagio.'],
     ['an initial (one letter)', 'J. Smith', 'J likes Smith.', 'J likes the person.'],
     ['a name with pattern characters', 'A.B. (Bob)', 'Bob and A.B. (Bob) met; AxB did not.', 'the person and the person met; AxB did not.'],
+    ['a name in capitals', 'Ada Lovelace', 'ADA LOVELACE signs; ADA checks.', 'the person signs; the person checks.'],
+    ['a part of a hyphenated first name', 'Jean-Luc Picard', 'Jean-Luc decides; Luc asks, Jean listens.', 'the person decides; the person asks, the person listens.'],
+    ['another apostrophe than the name\'s', "Siobhan O'Brien", 'O’Brien plans; O\'Brien\'s team follows.', "the person plans; the person's team follows."],
+    ['a title (not the name)', 'Dr. Ada Smith', 'Dr. Smith leads; Dr Jones helps.', 'Dr. the person leads; Dr Jones helps.'],
+    ['Chinese, written without spaces', '李小龙', '李小龙是团队的领导。', 'the person是团队的领导。'],
+    ['Japanese, with an honorific joined', '田中 花子', '田中さんは計画を立てる。', 'the personさんは計画を立てる。'],
+    ['Korean, with a particle joined', '김민수', '김민수는 회의를 이끈다.', 'the person는 회의를 이끈다.'],
   ])('when the notes write %s, then the predictor reads the reference instead', (_name, name, notes, want) => {
     expect(withoutName({ name, notes }).notes).toBe(want);
   });

@@ -115,6 +115,11 @@ describe('validationMessage on the validator\'s own errors', () => {
     expect(await textFor({ name: 'a' }, {}, `?${long(99)}=1`)).toBe(`property ${long(99).slice(0, QUOTED_NAME_MAX_CHARS)}… should not exist`);
   });
 
+  test('when a long name has an emoji where it is cut, then the emoji is kept whole or left out, never halved', async () => {
+    const name = `${'x'.repeat(QUOTED_NAME_MAX_CHARS - 1)}😀${'y'.repeat(10)}`;
+    expect(await textFor({ name: 'a', [name]: 1 })).toBe(`property ${'x'.repeat(QUOTED_NAME_MAX_CHARS - 1)}😀… should not exist`);
+  });
+
   test('when a required property is missing, then it is reported as empty (the type is added by required-field-types.ts)', async () => {
     expect(await textFor({})).toBe('name should not be empty');
   });

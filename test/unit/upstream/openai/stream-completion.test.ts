@@ -28,8 +28,18 @@ describe('readStream', () => {
     expect(tally.textChunks).toBe(3);
   });
 
-  test('when an event carries an error, then it is an APIError, as the SDK reads one', async () => {
-    await expect(readStream(sse(delta('{'), { error: { message: 'overloaded', code: 'server_error' } }), newTally())).rejects.toBeInstanceOf(APIError);
+  test('when an event carries an error, then it is an APIError, as the SDK reads one, without a status', async () => {
+    const reading = readStream(sse(delta('{'), { error: { message: 'overloaded', type: 'server_error', code: null } }), newTally());
+    await expect(reading).rejects.toBeInstanceOf(APIError);
+    await expect(reading).rejects.toMatchObject({ status: undefined });
+  });
+
+  test.each<[string, Record<string, unknown>, number]>([
+    ["llama.cpp's prompt past its context", { code: 400, message: 'the request exceeds the available context size', type: 'exceed_context_size_error' }, 400],
+    ["OpenAI's refused request", { message: 'bad', type: 'invalid_request_error', code: null }, 400],
+    ['a server error given as a code', { code: 503, message: 'loading model', type: 'unavailable_error' }, 503],
+  ])('when an error event is %s, then it is the APIError of that status, read as its answer\'s would be', async (_name, error, status) => {
+    await expect(readStream(sse(delta('{'), { error }), newTally())).rejects.toMatchObject({ status });
   });
 
   test('when an event is not a JSON object, then the answer is unreadable, an outage (the server broke the stream), and the message does not quote it', async () => {
