@@ -23,4 +23,9 @@ export class PredictorError extends Error {
     this.outage = options.outage ?? false;
     this.timeout = options.timeout ?? false;
   }
+
+  /** The whole call's time bound, `timeoutMs`, ran out: an outage. */
+  static timedOut(timeoutMs: number): PredictorError {
+    return new PredictorError(`upstream call timed out after ${timeoutMs} ms`, { outage: true, timeout: true });
+  }
 }

@@ -44,7 +44,7 @@ export function withFallback(options: FallbackOptions): Predictor {
       }
       return await run(options.fallback, bounded);
     } catch (error) {
-      if (deadline.expired) throw new PredictorError(`upstream call timed out after ${deadline.timeoutMs} ms`, { outage: true, timeout: true });
+      if (deadline.expired) throw PredictorError.timedOut(deadline.timeoutMs);
       throw error;
     } finally {
       deadline.end();

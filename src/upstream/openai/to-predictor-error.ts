@@ -36,7 +36,7 @@ const OPERATOR_PARAMETERS = new Set(['model', 'temperature', 'max_tokens', 'max_
 
 export function toPredictorError(error: unknown, call: CallEnd): PredictorError {
   if (error instanceof PredictorError) return error;
-  if (call.expired) return new PredictorError(`upstream call timed out after ${call.timeoutMs} ms`, { outage: true, timeout: true });
+  if (call.expired) return PredictorError.timedOut(call.timeoutMs);
   if (call.callerAborted) return new PredictorError('upstream call was aborted by the caller');
   if (isOversizedAnswer(error)) return new PredictorError('upstream response could not be read');
   if (error instanceof APIConnectionTimeoutError) return new PredictorError('upstream call timed out', { outage: true, timeout: true });
